@@ -1,0 +1,139 @@
+# profconv - one plain Makefile (git style).
+#
+#   make               build build/profconv
+#   make demo          set-up, build, convert samples/demo.spt to pprof, show pprof -top
+#   make check         set-up, build, every test (unit, golden, e2e, malformed, fuzz)
+#   make bench         speed and peak memory on a generated SPT of >= 50 MB
+#   make fuzz          build the libFuzzer targets and run each FUZZ_SECONDS
+#   make install       PREFIX=/usr/local DESTDIR= : binary and man pages
+#
+# Knobs: DEVELOPER=1 (strict warnings as errors), SANITIZE=address,undefined
+# (objects go to build/sanitize), CC, CFLAGS, PREFIX, DESTDIR.
+
+CC ?= cc
+PKG_CONFIG ?= pkg-config
+PROTOC_C ?= protoc-c
+CLANG ?= $(shell command -v clang-14 || command -v clang)
+PREFIX ?= /usr/local
+FUZZ_SECONDS ?= 60
+
+CFLAGS ?= -O2 -g
+PKGS := zlib libprotobuf-c libxml-2.0
+PC_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
+TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+ifeq ($(DEVELOPER),1)
+PC_CFLAGS += -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+	-Wold-style-definition -Wvla -Wformat=2 -Wpointer-arith -Wcast-align \
+	-Wwrite-strings -Wundef -Wimplicit-fallthrough -pedantic
+endif
+
+ifneq ($(SANITIZE),)
+BUILD ?= build/sanitize
+PC_CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_LDFLAGS := -fsanitize=$(SANITIZE)
+else
+BUILD ?= build
+endif
+
+GEN := build/gen
+LIB_SRC := $(wildcard src/core/*.c src/model/*.c src/readers/*.c src/writers/*.c)
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/profile.pb-c.o
+CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/cli/*.c))
+TEST_SRC := $(wildcard tests/*/test_*.c)
+TEST_BIN := $(TEST_SRC:%.c=$(BUILD)/%)
+TEST_SUPPORT := $(wildcard tests/support/*.c)
+TOOL_SRC := $(wildcard tools/*.c)
+TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
+FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+INCLUDES := -Isrc -I$(GEN)
+
+.PHONY: all deps demo check unit tests tools fuzz fuzz-build bench install clean
+.DELETE_ON_ERROR:
+
+all: $(BUILD)/profconv $(TOOL_BIN)
+
+deps:
+	@sh scripts/setup.sh
+
+$(GEN)/profile.pb-c.c $(GEN)/profile.pb-c.h: proto/profile.proto
+	@mkdir -p $(GEN)
+	$(PROTOC_C) --proto_path=proto --c_out=$(GEN) proto/profile.proto
+
+$(BUILD)/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -Wno-pedantic $(INCLUDES) -c -o $@ $<
+
+$(BUILD)/%.o: %.c $(GEN)/profile.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
+
+$(BUILD)/libprofconv.a: $(LIB_OBJ)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/profconv: $(CLI_OBJ) $(BUILD)/libprofconv.a
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libprofconv.a $(PC_LIBS)
+
+$(BUILD)/tools/%: tools/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(INCLUDES) $(SAN_LDFLAGS) -o $@ $<
+
+$(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(BUILD)/libprofconv.a
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -Wno-missing-prototypes $(TEST_CFLAGS) $(INCLUDES) -Itests \
+		$(SAN_LDFLAGS) -o $@ $< $(TEST_SUPPORT) $(BUILD)/libprofconv.a $(PC_LIBS) $(TEST_LIBS)
+
+tests: $(TEST_BIN)
+
+# Unit tests only (what .ci/run repeats under SANITIZE=address,undefined).
+unit: all tests
+	@BUILD=$(BUILD) sh tests/run.sh unit
+
+build/tools/pprof:
+	@mkdir -p build/tools
+	sh scripts/build-pprof.sh build/tools >/dev/null
+
+demo: deps
+	@$(MAKE) --no-print-directory all build/tools/pprof
+	$(BUILD)/profconv convert -o build/demo.pb.gz samples/demo.spt
+	build/tools/pprof -top -symbolize=none build/demo.pb.gz
+
+check: deps
+	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build
+	@BUILD=$(BUILD) sh tests/run.sh all
+
+fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
+
+build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN)/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
+		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(INCLUDES) -o $@ $< $(LIB_SRC) \
+		$(GEN)/profile.pb-c.c $(PC_LIBS)
+
+fuzz: fuzz-build
+	@for f in $(FUZZ_BIN); do \
+		name=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$name; \
+		echo "fuzzing $$name for $(FUZZ_SECONDS)s"; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 build/fuzz/corpus-$$name \
+			tests/fuzz/corpus/$$name || exit 1; \
+	done
+
+bench: all
+	@sh tests/bench.sh $(BUILD)
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
+		$(DESTDIR)$(PREFIX)/share/man/man5
+	install -m 755 $(BUILD)/profconv $(DESTDIR)$(PREFIX)/bin/profconv
+	install -m 644 man/profconv.1 $(DESTDIR)$(PREFIX)/share/man/man1/profconv.1
+	install -m 644 man/profconv-formats.5 $(DESTDIR)$(PREFIX)/share/man/man5/profconv-formats.5
+
+clean:
+	rm -rf build
+
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)

@@ -1,0 +1,35 @@
+#!/bin/sh
+# scripts/setup.sh - makes sure the Debian packages profconv needs are
+# installed: the build dependencies and the real tools the tests check
+# our output with. As root it installs what is missing with apt-get;
+# otherwise it prints the exact command to run and fails.
+set -eu
+
+BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev"
+# protoc --decode, the real pprof (built from Debian's source with Go),
+# AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
+# sanitizers, python3 for test oracles.
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3"
+
+missing=""
+for package in $BUILD_PACKAGES $TOOL_PACKAGES; do
+	status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+	case $status in
+	*"install ok installed"*) ;;
+	*) missing="$missing $package" ;;
+	esac
+done
+
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "profconv setup: missing Debian packages:$missing" >&2
+	echo "profconv setup: run as root: apt-get update && apt-get install -y$missing" >&2
+	exit 1
+fi
+
+echo "profconv setup: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -q >&2
+# shellcheck disable=SC2086 # the list is meant to split into words
+apt-get install -y -q --no-install-recommends $missing >&2

@@ -1,0 +1,46 @@
+/*
+ * ctx.h - the context of one profconv run: options that readers and
+ * writers may consult, counted warnings, and the error of the run. The CLI
+ * makes one; tests and fuzzers make their own. Deep code never prints:
+ * warnings are counted here and the CLI summarises them.
+ */
+#ifndef PC_CTX_H
+#define PC_CTX_H
+
+#include "error.h"
+
+#define PC_MAX_WARNINGS 32
+
+struct pc_warning {
+	const char *key;   /* the format string: identical kinds are counted */
+	char text[256];    /* the first occurrence, formatted */
+	uint64_t count;
+};
+
+struct pc_options {
+	bool strict;  /* warnings about lost data become errors */
+	bool quiet;   /* print nothing but errors */
+	bool verbose; /* print a one-line summary */
+};
+
+struct pc_ctx {
+	struct pc_options opt;
+	struct pc_error err;
+	struct pc_warning warnings[PC_MAX_WARNINGS];
+	size_t nwarnings;
+	uint64_t dropped_warnings; /* kinds beyond PC_MAX_WARNINGS */
+};
+
+void pc_ctx_init(struct pc_ctx *ctx);
+
+/*
+ * Records a warning of the given format (e.g. "spt"). Returns 0, or -1
+ * with ctx->err set when --strict turns warnings into errors.
+ */
+int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
+	PC_PRINTF(3, 4);
+
+/* Prints "profconv: warning: TEXT (N times)" lines to fp. */
+void pc_ctx_print_warnings(const struct pc_ctx *ctx, FILE *fp);
+
+#endif

@@ -1,0 +1,38 @@
+/*
+ * pc.h - what every profconv source file includes first: the standard
+ * headers we rely on, attributes, and the few allocation helpers that
+ * die on out-of-memory (as git's xmalloc does) so that callers never have
+ * to check for NULL.
+ */
+#ifndef PC_H
+#define PC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define PC_VERSION "0.1.0"
+
+#if defined(__GNUC__)
+#define PC_PRINTF(fmt, args) __attribute__((format(printf, fmt, args)))
+#define PC_NORETURN __attribute__((noreturn))
+#else
+#define PC_PRINTF(fmt, args)
+#define PC_NORETURN
+#endif
+
+#define PC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+PC_NORETURN void pc_die_oom(size_t size);
+void *pc_xmalloc(size_t size);
+void *pc_xcalloc(size_t count, size_t size);
+void *pc_xrealloc(void *ptr, size_t size);
+/* Grows *items (element size elem) so that it holds at least need elements. */
+void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem);
+
+#include "banned.h"
+
+#endif

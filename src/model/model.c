@@ -1,0 +1,643 @@
+/*
+ * model.c - interning and aggregation for the common model. Every table
+ * is a growable array plus a pc_index keyed by content, so adding what
+ * already exists returns the existing id at the cost of one hash probe.
+ */
+#include "model.h"
+
+#include <stdarg.h>
+
+/* ---- sequences ---- */
+
+struct seq_key {
+	const uint32_t *items;
+	size_t len;
+};
+
+static void seqs_init(struct pc_seqs *seqs)
+{
+	memset(seqs, 0, sizeof(*seqs));
+	pc_grow(&seqs->spans, &seqs->spans_cap, 1, sizeof(*seqs->spans));
+	seqs->spans[0].start = 0;
+	seqs->spans[0].len = 0;
+	seqs->count = 1;
+}
+
+static void seqs_release(struct pc_seqs *seqs)
+{
+	free(seqs->items);
+	free(seqs->spans);
+	pc_index_release(&seqs->index);
+}
+
+static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct pc_seqs *seqs = ctx;
+	const struct seq_key *key = key_ptr;
+	const struct pc_seq_span *span = &seqs->spans[id];
+
+	return span->len == key->len &&
+	       !memcmp(seqs->items + span->start, key->items, key->len * sizeof(uint32_t));
+}
+
+static uint32_t seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
+{
+	struct seq_key key = { .items = items, .len = len };
+	uint64_t hash;
+	uint32_t id;
+
+	if (!len)
+		return 0;
+	if (len > UINT32_MAX)
+		pc_die_oom(len);
+	hash = pc_hash_bytes(items, len * sizeof(uint32_t), 0x5e9);
+	id = pc_index_find(&seqs->index, hash, seq_equal, seqs, &key);
+	if (id)
+		return id;
+	pc_grow(&seqs->items, &seqs->items_cap, seqs->nitems + len, sizeof(uint32_t));
+	memcpy(seqs->items + seqs->nitems, items, len * sizeof(uint32_t));
+	pc_grow(&seqs->spans, &seqs->spans_cap, seqs->count + 1, sizeof(*seqs->spans));
+	seqs->spans[seqs->count].start = seqs->nitems;
+	seqs->spans[seqs->count].len = (uint32_t)len;
+	seqs->nitems += len;
+	id = (uint32_t)seqs->count++;
+	pc_index_add(&seqs->index, hash, id);
+	return id;
+}
+
+/* ---- life cycle ---- */
+
+void pc_model_init(struct pc_model *m)
+{
+	memset(m, 0, sizeof(*m));
+	pc_arena_init(&m->arena);
+	pc_grow(&m->strings, &m->strings_cap, 1, sizeof(*m->strings));
+	m->strings[0].text = "";
+	m->strings[0].len = 0;
+	m->nstrings = 1;
+	seqs_init(&m->stacks);
+	seqs_init(&m->labelsets);
+	seqs_init(&m->branches);
+	m->default_column = -1;
+}
+
+void pc_model_release(struct pc_model *m)
+{
+	pc_arena_release(&m->arena);
+	free(m->strings);
+	pc_index_release(&m->string_index);
+	free(m->modules);
+	pc_index_release(&m->module_index);
+	free(m->frames);
+	pc_index_release(&m->frame_index);
+	free(m->labels);
+	pc_index_release(&m->label_index);
+	seqs_release(&m->stacks);
+	seqs_release(&m->labelsets);
+	seqs_release(&m->branches);
+	free(m->samples);
+	free(m->values);
+	pc_index_release(&m->sample_index);
+	free(m->arcs);
+	pc_index_release(&m->arc_index);
+	free(m->sources);
+	free(m->comments);
+	free(m->facts);
+	memset(m, 0, sizeof(*m));
+}
+
+/* ---- strings ---- */
+
+struct string_key {
+	const void *text;
+	size_t len;
+};
+
+static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct pc_model *m = ctx;
+	const struct string_key *key = key_ptr;
+
+	return m->strings[id].len == key->len && !memcmp(m->strings[id].text, key->text, key->len);
+}
+
+pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len)
+{
+	struct string_key key = { .text = text, .len = len };
+	uint64_t hash;
+	pc_str_id id;
+	char *copy;
+
+	if (!len)
+		return 0;
+	if (len > UINT32_MAX - 1)
+		pc_die_oom(len);
+	hash = pc_hash_bytes(text, len, 0x57);
+	id = pc_index_find(&m->string_index, hash, string_equal, m, &key);
+	if (id)
+		return id;
+	copy = pc_arena_alloc(&m->arena, len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	pc_grow(&m->strings, &m->strings_cap, m->nstrings + 1, sizeof(*m->strings));
+	m->strings[m->nstrings].text = copy;
+	m->strings[m->nstrings].len = (uint32_t)len;
+	id = (pc_str_id)m->nstrings++;
+	pc_index_add(&m->string_index, hash, id);
+	return id;
+}
+
+pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text)
+{
+	return pc_model_intern(m, text, strlen(text));
+}
+
+/* ---- modules, frames, labels ---- */
+
+static bool module_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const struct pc_module *a = &m->modules[id - 1], *b = key;
+
+	return a->name == b->name && a->build_id == b->build_id;
+}
+
+uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module)
+{
+	uint64_t hash = pc_hash_u64(((uint64_t)module->name << 32) | module->build_id);
+	uint32_t id = pc_index_find(&m->module_index, hash, module_equal, m, module);
+
+	if (id) {
+		struct pc_module *known = &m->modules[id - 1];
+
+		if (module->has_range && !known->has_range) {
+			*known = *module;
+		} else if (module->has_range) {
+			if (module->start < known->start) {
+				known->start = module->start;
+				known->file_offset = module->file_offset;
+			}
+			if (module->limit > known->limit)
+				known->limit = module->limit;
+		}
+		return id;
+	}
+	pc_grow(&m->modules, &m->modules_cap, m->nmodules + 1, sizeof(*m->modules));
+	m->modules[m->nmodules] = *module;
+	id = (uint32_t)++m->nmodules;
+	pc_index_add(&m->module_index, hash, id);
+	return id;
+}
+
+static uint64_t frame_hash(const struct pc_frame *f)
+{
+	uint64_t h = pc_hash_u64(((uint64_t)f->module << 32) ^ f->flags);
+
+	h = pc_hash_u64(h ^ f->address);
+	h = pc_hash_u64(h ^ (((uint64_t)f->function << 32) | f->file));
+	return pc_hash_u64(h ^ f->line);
+}
+
+static bool frame_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const struct pc_frame *a = &m->frames[id - 1], *b = key;
+
+	return a->module == b->module && a->flags == b->flags && a->address == b->address &&
+	       a->function == b->function && a->file == b->file && a->line == b->line;
+}
+
+uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame)
+{
+	uint64_t hash = frame_hash(frame);
+	uint32_t id = pc_index_find(&m->frame_index, hash, frame_equal, m, frame);
+
+	if (id)
+		return id;
+	pc_grow(&m->frames, &m->frames_cap, m->nframes + 1, sizeof(*m->frames));
+	m->frames[m->nframes] = *frame;
+	id = (uint32_t)++m->nframes;
+	pc_index_add(&m->frame_index, hash, id);
+	return id;
+}
+
+uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)
+{
+	return seqs_add(&m->stacks, frames, n);
+}
+
+static bool label_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const struct pc_label *a = &m->labels[id - 1], *b = key;
+
+	return a->key == b->key && a->str == b->str && a->num == b->num && a->unit == b->unit;
+}
+
+static uint32_t add_label(struct pc_model *m, const struct pc_label *label)
+{
+	uint64_t hash = pc_hash_u64(((uint64_t)label->key << 32) | label->str);
+	uint32_t id;
+
+	hash = pc_hash_u64(hash ^ (uint64_t)label->num ^ ((uint64_t)label->unit << 48));
+	id = pc_index_find(&m->label_index, hash, label_equal, m, label);
+	if (id)
+		return id;
+	pc_grow(&m->labels, &m->labels_cap, m->nlabels + 1, sizeof(*m->labels));
+	m->labels[m->nlabels] = *label;
+	id = (uint32_t)++m->nlabels;
+	pc_index_add(&m->label_index, hash, id);
+	return id;
+}
+
+static int compare_str(const struct pc_model *m, pc_str_id a, pc_str_id b)
+{
+	uint32_t la = m->strings[a].len, lb = m->strings[b].len;
+	int diff;
+
+	if (a == b)
+		return 0;
+	diff = memcmp(m->strings[a].text, m->strings[b].text, la < lb ? la : lb);
+	if (diff)
+		return diff;
+	return la < lb ? -1 : la > lb;
+}
+
+uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels, size_t n)
+{
+	uint32_t stack_ids[16] = { 0 };
+	uint32_t *ids = n <= PC_ARRAY_SIZE(stack_ids) ? stack_ids : pc_xmalloc(n * sizeof(*ids));
+	uint32_t set;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = add_label(m, &labels[i]);
+		size_t at = i;
+
+		/* insertion sort by key text: label sets are small */
+		while (at > 0 && compare_str(m, m->labels[ids[at - 1] - 1].key, labels[i].key) > 0) {
+			ids[at] = ids[at - 1];
+			at--;
+		}
+		ids[at] = id;
+	}
+	set = seqs_add(&m->labelsets, ids, n);
+	if (ids != stack_ids)
+		free(ids);
+	return set;
+}
+
+uint32_t pc_model_add_branches(struct pc_model *m, const struct pc_branch *branches,
+			       size_t n)
+{
+	uint32_t stack_words[64] = { 0 };
+	uint32_t *words = 2 * n <= PC_ARRAY_SIZE(stack_words) ? stack_words
+							     : pc_xmalloc(2 * n * sizeof(*words));
+	uint32_t id;
+
+	for (size_t i = 0; i < n; i++) {
+		words[2 * i] = branches[i].from;
+		words[2 * i + 1] = branches[i].to;
+	}
+	id = seqs_add(&m->branches, words, 2 * n);
+	if (words != stack_words)
+		free(words);
+	return id;
+}
+
+/* ---- columns and samples ---- */
+
+/* Widens every value row to stride counts, keeping the values. */
+static void restride_values(struct pc_model *m, size_t stride)
+{
+	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
+				      stride * sizeof(*values));
+
+	for (size_t i = 0; i < m->nsamples; i++)
+		memcpy(values + i * stride, m->values + i * m->value_stride,
+		       m->value_stride * sizeof(*values));
+	free(m->values);
+	m->values = values;
+	m->value_stride = stride;
+}
+
+int pc_model_add_column(struct pc_model *m, const char *type, const char *unit)
+{
+	pc_str_id type_id = pc_model_intern_cstr(m, type);
+
+	for (size_t i = 0; i < m->ncolumns; i++)
+		if (m->columns[i].type == type_id)
+			return (int)i;
+	if (m->ncolumns == PC_MAX_COLUMNS)
+		return -1;
+	m->columns[m->ncolumns].type = type_id;
+	m->columns[m->ncolumns].unit = pc_model_intern_cstr(m, unit);
+	if (m->ncolumns + 1 > m->value_stride) {
+		size_t stride = m->value_stride ? m->value_stride * 2 : 2;
+
+		restride_values(m, stride < PC_MAX_COLUMNS ? stride : PC_MAX_COLUMNS);
+	}
+	return (int)m->ncolumns++;
+}
+
+void pc_model_set_default_column(struct pc_model *m, int column)
+{
+	m->default_column = column;
+}
+
+static uint64_t sample_hash(const struct pc_sample *s)
+{
+	return pc_hash_u64((((uint64_t)s->stack << 32) | s->labels) ^
+			   pc_hash_u64(s->branches + 0x9e37ULL));
+}
+
+static bool sample_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const struct pc_sample *a = &m->samples[id - 1], *b = key;
+
+	return a->stack == b->stack && a->labels == b->labels && a->branches == b->branches;
+}
+
+static size_t find_or_add_sample(struct pc_model *m, const struct pc_sample *sample)
+{
+	uint64_t hash = sample_hash(sample);
+	uint32_t id = pc_index_find(&m->sample_index, hash, sample_equal, m, sample);
+
+	if (id)
+		return id - 1;
+	if (m->nsamples == m->samples_cap) {
+		size_t old_cap = m->samples_cap;
+
+		pc_grow(&m->samples, &m->samples_cap, m->nsamples + 1, sizeof(*m->samples));
+		m->values = pc_xrealloc(m->values, m->samples_cap * m->value_stride * sizeof(*m->values));
+		memset(m->values + old_cap * m->value_stride, 0,
+		       (m->samples_cap - old_cap) * m->value_stride * sizeof(*m->values));
+	}
+	m->samples[m->nsamples] = *sample;
+	if (m->nsamples >= UINT32_MAX)
+		pc_die_oom(m->nsamples);
+	pc_index_add(&m->sample_index, hash, (uint32_t)(m->nsamples + 1));
+	return m->nsamples++;
+}
+
+int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
+			size_t column, uint64_t count)
+{
+	size_t at;
+	uint64_t *value;
+
+	if (column >= m->ncolumns)
+		return -1;
+	at = find_or_add_sample(m, sample);
+	value = &m->values[at * m->value_stride + column];
+	if (count > PC_COUNT_MAX - *value)
+		return -1;
+	*value += count;
+	return 0;
+}
+
+static uint64_t arc_hash(uint32_t from, uint32_t to, enum pc_arc_kind kind)
+{
+	return pc_hash_u64((((uint64_t)from << 32) | to) ^ ((uint64_t)kind << 61));
+}
+
+static bool arc_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const struct pc_arc *a = &m->arcs[id - 1], *b = key;
+
+	return a->from == b->from && a->to == b->to && a->kind == b->kind;
+}
+
+int pc_model_add_arc(struct pc_model *m, uint32_t from, uint32_t to,
+		     enum pc_arc_kind kind, uint64_t count)
+{
+	struct pc_arc key = { .from = from, .to = to, .kind = kind };
+	uint64_t hash = arc_hash(from, to, kind);
+	uint32_t id = pc_index_find(&m->arc_index, hash, arc_equal, m, &key);
+
+	if (!id) {
+		pc_grow(&m->arcs, &m->arcs_cap, m->narcs + 1, sizeof(*m->arcs));
+		m->arcs[m->narcs] = key;
+		id = (uint32_t)++m->narcs;
+		pc_index_add(&m->arc_index, hash, id);
+	}
+	if (count > PC_COUNT_MAX - m->arcs[id - 1].count)
+		return -1;
+	m->arcs[id - 1].count += count;
+	return 0;
+}
+
+/* ---- metadata ---- */
+
+static void append_str(pc_str_id **items, size_t *n, size_t *cap, pc_str_id id)
+{
+	pc_grow(items, cap, *n + 1, sizeof(**items));
+	(*items)[(*n)++] = id;
+}
+
+void pc_model_add_source(struct pc_model *m, const char *format)
+{
+	pc_str_id id = pc_model_intern_cstr(m, format);
+
+	for (size_t i = 0; i < m->nsources; i++)
+		if (m->sources[i] == id)
+			return;
+	append_str(&m->sources, &m->nsources, &m->sources_cap, id);
+}
+
+void pc_model_add_comment(struct pc_model *m, const char *fmt, ...)
+{
+	char text[1024];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	append_str(&m->comments, &m->ncomments, &m->comments_cap,
+		   pc_model_intern_cstr(m, text));
+}
+
+void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
+{
+	pc_grow(&m->facts, &m->facts_cap, m->nfacts + 1, sizeof(*m->facts));
+	m->facts[m->nfacts].key = pc_model_intern_cstr(m, key);
+	m->facts[m->nfacts].value = pc_model_intern_cstr(m, value);
+	m->nfacts++;
+}
+
+/* ---- finalize: content order ---- */
+
+static int compare_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int compare_module(const struct pc_model *m, uint32_t a, uint32_t b)
+{
+	int diff;
+
+	if (a == b || !a || !b)
+		return compare_u64(a, b);
+	diff = compare_str(m, m->modules[a - 1].name, m->modules[b - 1].name);
+	return diff ? diff : compare_str(m, m->modules[a - 1].build_id, m->modules[b - 1].build_id);
+}
+
+static int compare_frame(const struct pc_model *m, uint32_t a, uint32_t b)
+{
+	const struct pc_frame *fa, *fb;
+	int diff;
+
+	if (a == b)
+		return 0;
+	fa = &m->frames[a - 1];
+	fb = &m->frames[b - 1];
+	if ((diff = compare_module(m, fa->module, fb->module)) ||
+	    (diff = compare_u64(fa->address, fb->address)) ||
+	    (diff = compare_str(m, fa->function, fb->function)) ||
+	    (diff = compare_str(m, fa->file, fb->file)) ||
+	    (diff = compare_u64(fa->line, fb->line)))
+		return diff;
+	return compare_u64(fa->flags, fb->flags);
+}
+
+static int compare_label(const struct pc_model *m, uint32_t a, uint32_t b)
+{
+	const struct pc_label *la, *lb;
+	int diff;
+
+	if (a == b)
+		return 0;
+	la = &m->labels[a - 1];
+	lb = &m->labels[b - 1];
+	if ((diff = compare_str(m, la->key, lb->key)) || (diff = compare_str(m, la->str, lb->str)) ||
+	    (diff = compare_u64((uint64_t)la->num ^ (1ULL << 63), (uint64_t)lb->num ^ (1ULL << 63))))
+		return diff;
+	return compare_str(m, la->unit, lb->unit);
+}
+
+typedef int (*item_compare_fn)(const struct pc_model *m, uint32_t a, uint32_t b);
+
+static int compare_seq(const struct pc_model *m, const struct pc_seqs *seqs, uint32_t a,
+		       uint32_t b, item_compare_fn compare_item)
+{
+	size_t na, nb;
+	const uint32_t *ia = pc_seq(seqs, a, &na), *ib = pc_seq(seqs, b, &nb);
+
+	if (a == b)
+		return 0;
+	for (size_t i = 0; i < na && i < nb; i++) {
+		int diff = compare_item(m, ia[i], ib[i]);
+
+		if (diff)
+			return diff;
+	}
+	return compare_u64(na, nb);
+}
+
+static int compare_sample(const struct pc_model *m, uint32_t a, uint32_t b)
+{
+	const struct pc_sample *sa = &m->samples[a], *sb = &m->samples[b];
+	int diff;
+
+	if ((diff = compare_seq(m, &m->stacks, sa->stack, sb->stack, compare_frame)) ||
+	    (diff = compare_seq(m, &m->labelsets, sa->labels, sb->labels, compare_label)))
+		return diff;
+	return compare_seq(m, &m->branches, sa->branches, sb->branches, compare_frame);
+}
+
+static int compare_arc(const struct pc_model *m, uint32_t a, uint32_t b)
+{
+	const struct pc_arc *aa = &m->arcs[a], *ab = &m->arcs[b];
+	int diff;
+
+	if ((diff = compare_frame(m, aa->from, ab->from)) || (diff = compare_frame(m, aa->to, ab->to)))
+		return diff;
+	return compare_u64(aa->kind, ab->kind);
+}
+
+/* A stable merge sort of indices with the model as context. */
+static void sort_indices(const struct pc_model *m, uint32_t *order, size_t n,
+			 item_compare_fn compare)
+{
+	uint32_t *scratch = pc_xmalloc((n ? n : 1) * sizeof(*scratch));
+	uint32_t *from = order, *to = scratch;
+
+	for (size_t width = 1; width < n; width *= 2) {
+		for (size_t lo = 0; lo < n; lo += 2 * width) {
+			size_t mid = lo + width < n ? lo + width : n;
+			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+			size_t i = lo, j = mid, k = lo;
+
+			while (i < mid && j < hi)
+				to[k++] = compare(m, from[j], from[i]) < 0 ? from[j++] : from[i++];
+			while (i < mid)
+				to[k++] = from[i++];
+			while (j < hi)
+				to[k++] = from[j++];
+		}
+		uint32_t *swap = from;
+		from = to;
+		to = swap;
+	}
+	if (from != order)
+		memcpy(order, from, n * sizeof(*order));
+	free(scratch);
+}
+
+static uint32_t *identity_order(size_t n)
+{
+	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)i;
+	return order;
+}
+
+static void sort_samples(struct pc_model *m)
+{
+	uint32_t *order = identity_order(m->nsamples);
+	struct pc_sample *samples = pc_xmalloc(m->samples_cap * sizeof(*samples) + 1);
+	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
+				      m->value_stride * sizeof(*values) + 1);
+
+	sort_indices(m, order, m->nsamples, compare_sample);
+	pc_index_release(&m->sample_index);
+	for (size_t i = 0; i < m->nsamples; i++) {
+		samples[i] = m->samples[order[i]];
+		memcpy(values + i * m->value_stride, m->values + order[i] * m->value_stride,
+		       m->value_stride * sizeof(*values));
+		pc_index_add(&m->sample_index, sample_hash(&samples[i]), (uint32_t)(i + 1));
+	}
+	free(m->samples);
+	free(m->values);
+	m->samples = samples;
+	m->values = values;
+	free(order);
+}
+
+static void sort_arcs(struct pc_model *m)
+{
+	uint32_t *order = identity_order(m->narcs);
+	struct pc_arc *arcs = pc_xmalloc((m->arcs_cap ? m->arcs_cap : 1) * sizeof(*arcs));
+
+	sort_indices(m, order, m->narcs, compare_arc);
+	pc_index_release(&m->arc_index);
+	for (size_t i = 0; i < m->narcs; i++) {
+		arcs[i] = m->arcs[order[i]];
+		pc_index_add(&m->arc_index, arc_hash(arcs[i].from, arcs[i].to, arcs[i].kind),
+			     (uint32_t)(i + 1));
+	}
+	free(m->arcs);
+	m->arcs = arcs;
+	free(order);
+}
+
+void pc_model_finalize(struct pc_model *m)
+{
+	sort_samples(m);
+	sort_arcs(m);
+	if (m->default_column < 0 || (size_t)m->default_column >= m->ncolumns)
+		m->default_column = m->ncolumns ? 0 : -1;
+	m->finalized = true;
+}

@@ -1,0 +1,258 @@
+/*
+ * model.h - the common profile model that every reader fills and every
+ * writer renders (DESIGN.md section 2).
+ *
+ * Everything is interned and owned by the model: strings (id 0 is ""),
+ * modules, frames, stacks (leaf first), label sets, branch stacks, value
+ * columns, samples and arcs. Ids are 1-based and 0 means "none" or
+ * "empty" everywhere, as in pprof. Samples with the same (stack, labels,
+ * branches) are merged as they are added, so memory grows with distinct
+ * samples, not with input size. Counts are 64-bit and never wrap: a sum
+ * past INT64_MAX is refused (every writer can then store it signed).
+ *
+ * Readers use the pc_model_add_* builder calls; writers take a finalized
+ * `const struct pc_model *` and read the arrays below directly.
+ */
+#ifndef PC_MODEL_H
+#define PC_MODEL_H
+
+#include "arena.h"
+#include "index.h"
+
+typedef uint32_t pc_str_id;
+
+#define PC_MAX_COLUMNS 64
+#define PC_COUNT_MAX ((uint64_t)INT64_MAX)
+
+struct pc_string {
+	const char *text; /* NUL-terminated; may contain NUL bytes within len */
+	uint32_t len;
+};
+
+struct pc_module {
+	pc_str_id name;      /* path or file name of the binary */
+	pc_str_id build_id;  /* as the source gives it (SPT: GUID + age hex) */
+	uint64_t start, limit, file_offset; /* load range, when has_range */
+	bool has_range;
+};
+
+enum pc_frame_flag {
+	PC_FRAME_HAS_ADDRESS = 1u << 0, /* address is meaningful */
+	PC_FRAME_ABSOLUTE = 1u << 1,    /* runtime address; else module-relative */
+	PC_FRAME_INLINE = 1u << 2,      /* inlined into the next frame rootward */
+};
+
+struct pc_frame {
+	uint32_t module;    /* module id, 0 = unknown */
+	uint32_t flags;     /* enum pc_frame_flag */
+	uint64_t address;
+	pc_str_id function; /* 0 = not symbolized */
+	pc_str_id file;     /* source file, 0 = unknown */
+	uint32_t line;      /* source line, 0 = unknown */
+};
+
+/* A label is a string label when str != 0, else numeric (num, unit). */
+struct pc_label {
+	pc_str_id key;
+	pc_str_id str;
+	int64_t num;
+	pc_str_id unit;
+};
+
+/* One taken branch of a branch stack; from and to are frame ids. */
+struct pc_branch {
+	uint32_t from, to;
+};
+
+struct pc_value_type {
+	pc_str_id type, unit;
+};
+
+/* What identifies a sample; the ids are 0 when empty. */
+struct pc_sample {
+	uint32_t stack;    /* frame ids, leaf first */
+	uint32_t labels;   /* label ids, sorted by key */
+	uint32_t branches; /* struct pc_branch entries, newest first */
+};
+
+enum pc_arc_kind {
+	PC_ARC_BRANCH,
+	PC_ARC_CALL,
+};
+
+struct pc_arc {
+	uint32_t from, to; /* frame ids */
+	enum pc_arc_kind kind;
+	uint64_t count;
+};
+
+struct pc_fact {
+	pc_str_id key, value;
+};
+
+/* Interned sequences of 32-bit ids; sequence id 0 is the empty one. */
+struct pc_seqs {
+	uint32_t *items;
+	size_t nitems, items_cap;
+	struct pc_seq_span {
+		size_t start;
+		uint32_t len;
+	} *spans;
+	size_t count, spans_cap; /* count includes the empty sequence 0 */
+	struct pc_index index;
+};
+
+struct pc_model {
+	struct pc_arena arena;
+
+	struct pc_string *strings; /* [0] is "" */
+	size_t nstrings, strings_cap;
+	struct pc_index string_index;
+
+	struct pc_module *modules; /* module id i is modules[i - 1] */
+	size_t nmodules, modules_cap;
+	struct pc_index module_index;
+
+	struct pc_frame *frames; /* frame id i is frames[i - 1] */
+	size_t nframes, frames_cap;
+	struct pc_index frame_index;
+
+	struct pc_label *labels; /* label id i is labels[i - 1] */
+	size_t nlabels, labels_cap;
+	struct pc_index label_index;
+
+	struct pc_seqs stacks;    /* of frame ids */
+	struct pc_seqs labelsets; /* of label ids */
+	struct pc_seqs branches;  /* of (from, to) frame id pairs */
+
+	struct pc_value_type columns[PC_MAX_COLUMNS];
+	size_t ncolumns;
+	int default_column; /* -1 until set; finalize picks 0 */
+
+	struct pc_sample *samples;
+	uint64_t *values; /* nsamples rows of value_stride counts */
+	size_t nsamples, samples_cap, value_stride;
+	struct pc_index sample_index;
+
+	struct pc_arc *arcs;
+	size_t narcs, arcs_cap;
+	struct pc_index arc_index;
+
+	/* metadata */
+	pc_str_id *sources; /* formats read, in order (e.g. "spt") */
+	size_t nsources, sources_cap;
+	pc_str_id *comments;
+	size_t ncomments, comments_cap;
+	struct pc_fact *facts; /* per-format header facts, in order */
+	size_t nfacts, facts_cap;
+	int64_t time_nanos, duration_nanos; /* 0 = unknown */
+	struct pc_value_type period_type;
+	int64_t period;
+
+	bool finalized;
+};
+
+void pc_model_init(struct pc_model *m);
+void pc_model_release(struct pc_model *m);
+
+/* --- builder, for readers --- */
+pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len);
+pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text);
+/* Interned by (name, build_id); a known range widens the module's range. */
+uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module);
+uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame);
+uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n);
+/* Sorts (a copy of) the labels by key, then interns the set. */
+uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels,
+			     size_t n);
+uint32_t pc_model_add_branches(struct pc_model *m, const struct pc_branch *branches,
+			       size_t n);
+/* Returns the column's index (existing or new), or -1 past PC_MAX_COLUMNS. */
+int pc_model_add_column(struct pc_model *m, const char *type, const char *unit);
+void pc_model_set_default_column(struct pc_model *m, int column);
+/* Adds count to one column of the sample; -1 when the sum would pass PC_COUNT_MAX. */
+int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
+			size_t column, uint64_t count);
+int pc_model_add_arc(struct pc_model *m, uint32_t from, uint32_t to,
+		     enum pc_arc_kind kind, uint64_t count);
+void pc_model_add_source(struct pc_model *m, const char *format);
+void pc_model_add_comment(struct pc_model *m, const char *fmt, ...) PC_PRINTF(2, 3);
+void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
+
+/*
+ * Sorts samples and arcs by content (not by id), so the same profile gives
+ * the same order whatever order it was read in, and picks the default
+ * column. Adding after finalize is allowed; finalize again before writing.
+ */
+void pc_model_finalize(struct pc_model *m);
+
+/* --- read access, for writers --- */
+static inline const char *pc_str(const struct pc_model *m, pc_str_id id)
+{
+	return m->strings[id].text;
+}
+
+static inline uint32_t pc_str_len(const struct pc_model *m, pc_str_id id)
+{
+	return m->strings[id].len;
+}
+
+static inline const struct pc_module *pc_model_module(const struct pc_model *m,
+						      uint32_t id)
+{
+	return &m->modules[id - 1];
+}
+
+static inline const struct pc_frame *pc_model_frame(const struct pc_model *m,
+						    uint32_t id)
+{
+	return &m->frames[id - 1];
+}
+
+static inline const struct pc_label *pc_model_label(const struct pc_model *m,
+						    uint32_t id)
+{
+	return &m->labels[id - 1];
+}
+
+static inline const uint32_t *pc_seq(const struct pc_seqs *seqs, uint32_t id,
+				     size_t *n)
+{
+	*n = seqs->spans[id].len;
+	return seqs->items + seqs->spans[id].start;
+}
+
+/* Frame ids of a stack, leaf first. */
+static inline const uint32_t *pc_model_stack(const struct pc_model *m,
+					     uint32_t id, size_t *n)
+{
+	return pc_seq(&m->stacks, id, n);
+}
+
+/* Label ids of a label set, sorted by key. */
+static inline const uint32_t *pc_model_labelset(const struct pc_model *m,
+						uint32_t id, size_t *n)
+{
+	return pc_seq(&m->labelsets, id, n);
+}
+
+/*
+ * Branches of a branch stack, newest first, flattened: branch i is
+ * (from = pairs[2 * i], to = pairs[2 * i + 1]); *n is the branch count.
+ */
+static inline const uint32_t *pc_model_branch_stack(const struct pc_model *m,
+						    uint32_t id, size_t *n)
+{
+	size_t words;
+	const uint32_t *pairs = pc_seq(&m->branches, id, &words);
+
+	*n = words / 2;
+	return pairs;
+}
+
+static inline const uint64_t *pc_model_values(const struct pc_model *m, size_t sample)
+{
+	return m->values + sample * m->value_stride;
+}
+
+#endif

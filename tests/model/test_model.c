@@ -1,0 +1,270 @@
+/* test_model.c - interning, aggregation, overflow and finalize order. */
+#include "model/model.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+static int setup(void **state)
+{
+	struct pc_model *m = pc_xmalloc(sizeof(*m));
+
+	pc_model_init(m);
+	*state = m;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	pc_model_release(*state);
+	free(*state);
+	return 0;
+}
+
+static void test_strings_interned_with_empty_id_zero(void **state)
+{
+	struct pc_model *m = *state;
+	pc_str_id a = pc_model_intern_cstr(m, "main");
+	pc_str_id b = pc_model_intern(m, "main!", 4);
+	pc_str_id nul = pc_model_intern(m, "a\0b", 3);
+
+	assert_int_equal(pc_model_intern_cstr(m, ""), 0);
+	assert_string_equal(pc_str(m, 0), "");
+	assert_int_equal(a, b);
+	assert_int_not_equal(a, 0);
+	assert_int_not_equal(nul, a);
+	assert_int_equal(pc_str_len(m, nul), 3);
+	assert_memory_equal(pc_str(m, nul), "a\0b", 4);
+}
+
+static void test_many_strings_survive_index_growth(void **state)
+{
+	struct pc_model *m = *state;
+	char name[32];
+
+	for (int i = 0; i < 5000; i++) {
+		snprintf(name, sizeof(name), "fn_%d", i);
+		assert_int_equal(pc_model_intern_cstr(m, name), (pc_str_id)(i + 1));
+	}
+	for (int i = 0; i < 5000; i += 97) {
+		snprintf(name, sizeof(name), "fn_%d", i);
+		assert_int_equal(pc_model_intern_cstr(m, name), (pc_str_id)(i + 1));
+		assert_string_equal(pc_str(m, (pc_str_id)(i + 1)), name);
+	}
+}
+
+static uint32_t frame_at(struct pc_model *m, uint32_t module, uint64_t address)
+{
+	struct pc_frame frame = {
+		.module = module, .flags = PC_FRAME_HAS_ADDRESS, .address = address,
+	};
+
+	return pc_model_add_frame(m, &frame);
+}
+
+static void test_modules_keyed_by_name_and_build_id(void **state)
+{
+	struct pc_model *m = *state;
+	struct pc_module a = { .name = pc_model_intern_cstr(m, "a.exe"),
+			       .build_id = pc_model_intern_cstr(m, "01") };
+	struct pc_module a2 = a;
+	uint32_t id = pc_model_add_module(m, &a);
+
+	a2.build_id = pc_model_intern_cstr(m, "02");
+	assert_int_equal(id, 1);
+	assert_int_equal(pc_model_add_module(m, &a), 1);
+	assert_int_equal(pc_model_add_module(m, &a2), 2);
+	a.has_range = true;
+	a.start = 0x2000;
+	a.limit = 0x3000;
+	pc_model_add_module(m, &a);
+	a.start = 0x1000;
+	a.limit = 0x2800;
+	pc_model_add_module(m, &a);
+	assert_true(pc_model_module(m, 1)->has_range);
+	assert_int_equal(pc_model_module(m, 1)->start, 0x1000);
+	assert_int_equal(pc_model_module(m, 1)->limit, 0x3000);
+}
+
+static void test_frames_and_stacks_interned(void **state)
+{
+	struct pc_model *m = *state;
+	uint32_t f1 = frame_at(m, 0, 0x10), f2 = frame_at(m, 0, 0x20);
+	uint32_t stack[] = { f1, f2 };
+	uint32_t reversed[] = { f2, f1 };
+	size_t n;
+
+	assert_int_equal(frame_at(m, 0, 0x10), f1);
+	assert_int_not_equal(f1, f2);
+	assert_int_equal(pc_model_add_stack(m, NULL, 0), 0);
+	assert_int_equal(pc_model_add_stack(m, stack, 2), 1);
+	assert_int_equal(pc_model_add_stack(m, stack, 2), 1);
+	assert_int_equal(pc_model_add_stack(m, reversed, 2), 2);
+	assert_int_equal(pc_model_add_stack(m, stack, 1), 3);
+	assert_int_equal(pc_model_stack(m, 2, &n)[0], f2);
+	assert_int_equal(n, 2);
+	pc_model_stack(m, 0, &n);
+	assert_int_equal(n, 0);
+}
+
+static void test_label_sets_sorted_by_key(void **state)
+{
+	struct pc_model *m = *state;
+	struct pc_label tid = { .key = pc_model_intern_cstr(m, "tid"), .num = 7,
+				.unit = pc_model_intern_cstr(m, "tid") };
+	struct pc_label comm = { .key = pc_model_intern_cstr(m, "comm"),
+				 .str = pc_model_intern_cstr(m, "bash") };
+	struct pc_label one_order[] = { tid, comm }, other_order[] = { comm, tid };
+	uint32_t set = pc_model_add_labels(m, one_order, 2);
+	const uint32_t *ids;
+	size_t n;
+
+	assert_int_equal(pc_model_add_labels(m, other_order, 2), set);
+	ids = pc_model_labelset(m, set, &n);
+	assert_int_equal(n, 2);
+	assert_string_equal(pc_str(m, pc_model_label(m, ids[0])->key), "comm");
+	assert_int_equal(pc_model_label(m, ids[1])->num, 7);
+}
+
+static void test_branches_keep_order(void **state)
+{
+	struct pc_model *m = *state;
+	struct pc_branch branches[] = {
+		{ .from = frame_at(m, 0, 1), .to = frame_at(m, 0, 2) },
+		{ .from = frame_at(m, 0, 3), .to = frame_at(m, 0, 4) },
+	};
+	uint32_t id = pc_model_add_branches(m, branches, 2);
+	const uint32_t *pairs;
+	size_t n;
+
+	pairs = pc_model_branch_stack(m, id, &n);
+	assert_int_equal(n, 2);
+	assert_int_equal(pairs[0], branches[0].from);
+	assert_int_equal(pairs[1], branches[0].to);
+	assert_int_equal(pairs[3], branches[1].to);
+}
+
+static void test_samples_merge_and_columns_grow(void **state)
+{
+	struct pc_model *m = *state;
+	uint32_t f = frame_at(m, 0, 0x40);
+	struct pc_sample s = { .stack = pc_model_add_stack(m, &f, 1) };
+	char name[16];
+
+	assert_int_equal(pc_model_add_column(m, "a", "count"), 0);
+	assert_int_equal(pc_model_add_sample(m, &s, 0, 5), 0);
+	assert_int_equal(pc_model_add_sample(m, &s, 0, 6), 0);
+	for (int c = 1; c < 10; c++) {
+		snprintf(name, sizeof(name), "c%d", c);
+		assert_int_equal(pc_model_add_column(m, name, "count"), c);
+		assert_int_equal(pc_model_add_sample(m, &s, (size_t)c, (uint64_t)c), 0);
+	}
+	assert_int_equal(pc_model_add_column(m, "a", "count"), 0);
+	assert_int_equal(m->nsamples, 1);
+	assert_int_equal(pc_model_values(m, 0)[0], 11);
+	assert_int_equal(pc_model_values(m, 0)[9], 9);
+	assert_int_equal(pc_model_add_sample(m, &s, 10, 1), -1);
+}
+
+static void test_count_overflow_refused(void **state)
+{
+	struct pc_model *m = *state;
+	struct pc_sample s = { 0 };
+
+	pc_model_add_column(m, "samples", "count");
+	assert_int_equal(pc_model_add_sample(m, &s, 0, PC_COUNT_MAX), 0);
+	assert_int_equal(pc_model_add_sample(m, &s, 0, 1), -1);
+	assert_int_equal(pc_model_values(m, 0)[0], PC_COUNT_MAX);
+	assert_int_equal(pc_model_add_arc(m, 1, 2, PC_ARC_CALL, PC_COUNT_MAX), 0);
+	assert_int_equal(pc_model_add_arc(m, 1, 2, PC_ARC_CALL, 1), -1);
+}
+
+static void test_column_limit(void **state)
+{
+	struct pc_model *m = *state;
+	char name[16];
+
+	for (int c = 0; c < PC_MAX_COLUMNS; c++) {
+		snprintf(name, sizeof(name), "c%d", c);
+		assert_int_equal(pc_model_add_column(m, name, "count"), c);
+	}
+	assert_int_equal(pc_model_add_column(m, "one-more", "count"), -1);
+}
+
+/* Two models fed the same samples in opposite orders finalize identically. */
+static void fill(struct pc_model *m, bool reverse)
+{
+	static const uint64_t addresses[] = { 0x30, 0x10, 0x20, 0x10 };
+	struct pc_module module = { .name = pc_model_intern_cstr(m, "x.dll") };
+	uint32_t mod = pc_model_add_module(m, &module);
+
+	pc_model_add_column(m, "samples", "count");
+	for (size_t k = 0; k < PC_ARRAY_SIZE(addresses); k++) {
+		size_t i = reverse ? PC_ARRAY_SIZE(addresses) - 1 - k : k;
+		uint32_t f = frame_at(m, mod, addresses[i]);
+		struct pc_sample s = { .stack = pc_model_add_stack(m, &f, 1) };
+
+		pc_model_add_sample(m, &s, 0, i + 1);
+		pc_model_add_arc(m, f, f, PC_ARC_BRANCH, 1);
+	}
+	pc_model_finalize(m);
+}
+
+static void test_finalize_orders_by_content(void **state)
+{
+	struct pc_model *a = *state, b;
+	size_t n;
+
+	pc_model_init(&b);
+	fill(a, false);
+	fill(&b, true);
+	assert_int_equal(a->nsamples, 3);
+	assert_int_equal(a->default_column, 0);
+	for (size_t i = 0; i < a->nsamples; i++) {
+		uint64_t addr_a = pc_model_frame(a, pc_model_stack(a, a->samples[i].stack, &n)[0])->address;
+		uint64_t addr_b = pc_model_frame(&b, pc_model_stack(&b, b.samples[i].stack, &n)[0])->address;
+
+		assert_int_equal(addr_a, addr_b);
+		assert_int_equal(pc_model_values(a, i)[0], pc_model_values(&b, i)[0]);
+	}
+	assert_int_equal(pc_model_frame(a, pc_model_stack(a, a->samples[0].stack, &n)[0])->address, 0x10);
+	assert_int_equal(pc_model_values(a, 0)[0], 2 + 4);
+	assert_int_equal(pc_model_frame(a, a->arcs[2].from)->address, 0x30);
+	/* the index still finds merged samples after reordering */
+	struct pc_sample again = a->samples[1];
+	assert_int_equal(pc_model_add_sample(a, &again, 0, 1), 0);
+	assert_int_equal(a->nsamples, 3);
+	pc_model_release(&b);
+}
+
+static void test_metadata(void **state)
+{
+	struct pc_model *m = *state;
+
+	pc_model_add_source(m, "spt");
+	pc_model_add_source(m, "spt");
+	pc_model_add_comment(m, "SPT v%d", 1);
+	pc_model_add_fact(m, "version", "1");
+	assert_int_equal(m->nsources, 1);
+	assert_string_equal(pc_str(m, m->comments[0]), "SPT v1");
+	assert_string_equal(pc_str(m, m->facts[0].value), "1");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_strings_interned_with_empty_id_zero, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_many_strings_survive_index_growth, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_modules_keyed_by_name_and_build_id, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frames_and_stacks_interned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_label_sets_sorted_by_key, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_branches_keep_order, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_samples_merge_and_columns_grow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_count_overflow_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
