@@ -101,7 +101,7 @@ build/tools/pprof:
 demo: deps
 	@$(MAKE) --no-print-directory all build/tools/pprof
 	$(BUILD)/profconv convert -o build/demo.pb.gz samples/demo.spt
-	build/tools/pprof -top -symbolize=none build/demo.pb.gz
+	build/tools/pprof -top -addresses -symbolize=none -nodecount=15 build/demo.pb.gz
 
 check: deps
 	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build

@@ -9,7 +9,7 @@ BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libprotobuf-c-dev protobuf-c-comp
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
 # sanitizers, python3 for test oracles.
-TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3"
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind"
 
 missing=""
 for package in $BUILD_PACKAGES $TOOL_PACKAGES; do

@@ -1,0 +1,1104 @@
+/*
+ * pprof_writer.c - the model as a gzip-compressed pprof profile
+ * (perftools.profiles.Profile, proto/profile.proto).
+ *
+ * Source: pprof's profile.proto and its decoder/validator in the Debian
+ * snapshot 0.0~git20211008.947d60d, as summarised in
+ * ../shared/research/pprof.md sections 2, 3, 7.1, 7.2 and 8; DESIGN.md 4.1.
+ * Output is read by pprof (any version: the two newer fields are not
+ * written), speedscope and every proto3 consumer (strings are valid UTF-8).
+ *
+ * What maps where:
+ *   column (type, unit)      -> sample_type, in model order; the default
+ *                               column's type -> default_sample_type
+ *   module                   -> mapping, id = module id (module 1 =
+ *                               mapping[0], the main binary); start, limit
+ *                               and offset from its range when known, else
+ *                               start 0 and limit = highest address + 1
+ *                               (SPT: addresses are RVAs); build_id as is;
+ *                               has_functions/filenames/line_numbers true
+ *                               when every location of it has them
+ *   physical frame           -> location (ids 1..N in first use), with
+ *                               the PC_FRAME_INLINE frames leafward of it
+ *                               folded in as extra lines, innermost first;
+ *                               a module-relative address of a module with
+ *                               a known range becomes start + address
+ *   (function name, file)    -> function, name = system_name; a frame
+ *                               without a name gives no line
+ *   stack (leaf first)       -> sample.location_id (leaf first)
+ *   label                    -> label: str when it has one, else num with
+ *                               num_unit (so that pid 0 survives)
+ *   branch stack of a sample without a stack -> one sample per branch with
+ *                               the stack [to, from] and the sample's values
+ *   metadata                 -> comments ("converted by profconv ...",
+ *                               then the model's), time_nanos,
+ *                               duration_nanos, period_type, period
+ * Samples that become identical (location ids, labels) are merged by
+ * summing their values; a sum past INT64_MAX is an error.
+ *
+ * What is lost (each with one warning): arcs; the branch stacks of samples
+ * that also have a call stack; invalid UTF-8 bytes (U+FFFD instead). Also
+ * lost without a warning: which branches formed one LBR record and their
+ * order, the per-format header facts, the file and line of frames without
+ * a function name, and whether an address was absolute or module-relative.
+ */
+#include "../core/format.h"
+
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+
+#define PPROF "pprof"
+
+/* Interned sequences of 64-bit words; id i (1-based) is spans[i - 1]. */
+struct word_table {
+	uint64_t *words;
+	size_t nwords, words_cap;
+	struct word_span {
+		size_t start, len;
+	} *spans;
+	size_t count, spans_cap;
+	struct pc_index index;
+};
+
+struct word_key {
+	const uint64_t *words;
+	size_t len;
+};
+
+/* The output's string table, interned by content. */
+struct string_table {
+	char **texts;      /* [0] is ""; borrowed from the model or the arena */
+	size_t *lens;
+	size_t count, cap, lens_cap;
+	struct pc_index index;  /* ids are output index + 1 */
+	uint32_t *model_ids;    /* model string id -> output index + 1, 0 = not yet */
+	struct pc_arena arena;  /* repaired and writer-made strings */
+	size_t repaired;        /* strings that held invalid UTF-8 or NUL */
+};
+
+struct out_location {
+	uint64_t mapping, address;
+	size_t first_line, nlines;
+};
+
+struct out_line {
+	uint64_t function;
+	int64_t line;
+};
+
+/* What the locations of one mapping (model module) have. */
+struct mapping_state {
+	int64_t filename, build_id;
+	size_t nlocations;
+	uint64_t max_address;
+	bool any_address, any_inline;
+	bool all_functions, all_filenames, all_lines;
+};
+
+struct pprof_writer {
+	struct pc_ctx *ctx;
+	const struct pc_model *m;
+	struct string_table strings;
+
+	size_t ncolumns;
+	int64_t types[PC_MAX_COLUMNS], units[PC_MAX_COLUMNS];
+	int64_t default_type;
+
+	struct word_table chains;  /* location id -> frame ids, innermost first */
+	struct out_location *locations;
+	size_t locations_cap;
+	struct out_line *lines;
+	size_t nlines, lines_cap;
+	struct word_table functions; /* (name, file) string indices */
+	struct mapping_state *mappings; /* per model module */
+	size_t outside_range;
+
+	uint32_t *labelset_ids;    /* model label set -> label set + 1, 0 = not yet */
+	struct word_table labelsets; /* (key, str, num, num_unit) per label */
+
+	struct word_table samples; /* (label set, location ids...) */
+	int64_t *values;           /* samples.count rows of ncolumns */
+	size_t values_cap;
+	bool branch_columns[PC_MAX_COLUMNS]; /* columns that got branch edges */
+	uint64_t *key, *chain;     /* scratch */
+	size_t key_cap, chain_cap;
+
+	int64_t *comments;
+	size_t ncomments, comments_cap;
+	int64_t period_type, period_unit;
+};
+
+/* ---- interned word sequences ---- */
+
+static void word_table_release(struct word_table *table)
+{
+	free(table->words);
+	free(table->spans);
+	pc_index_release(&table->index);
+	memset(table, 0, sizeof(*table));
+}
+
+static bool word_seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct word_table *table = ctx;
+	const struct word_key *key = key_ptr;
+	const struct word_span *span = &table->spans[id - 1];
+
+	if (span->len != key->len)
+		return false;
+	return !key->len || !memcmp(table->words + span->start, key->words,
+				    key->len * sizeof(*key->words));
+}
+
+static uint64_t hash_words(const uint64_t *words, size_t len)
+{
+	return len ? pc_hash_bytes(words, len * sizeof(*words), 0x70726f66) : 0x70726f66;
+}
+
+/* Returns the id of the sequence, adding it (and setting *added) when new. */
+static uint32_t word_table_intern(struct word_table *table, const uint64_t *words,
+				  size_t len, bool *added)
+{
+	struct word_key key = { .words = words, .len = len };
+	uint64_t hash = hash_words(words, len);
+	uint32_t id = pc_index_find(&table->index, hash, word_seq_equal, table, &key);
+
+	*added = !id;
+	if (id)
+		return id;
+	if (table->count >= UINT32_MAX - 1)
+		pc_die_oom(SIZE_MAX);
+	pc_grow(&table->words, &table->words_cap, table->nwords + len, sizeof(*words));
+	pc_grow(&table->spans, &table->spans_cap, table->count + 1, sizeof(*table->spans));
+	if (len)
+		memcpy(table->words + table->nwords, words, len * sizeof(*words));
+	table->spans[table->count] = (struct word_span){
+		.start = table->nwords,
+		.len = len,
+	};
+	table->nwords += len;
+	id = (uint32_t)++table->count;
+	pc_index_add(&table->index, hash, id);
+	return id;
+}
+
+static const uint64_t *word_table_get(const struct word_table *table, uint32_t id,
+				      size_t *len)
+{
+	const struct word_span *span = &table->spans[id - 1];
+
+	*len = span->len;
+	return table->words + span->start;
+}
+
+/* ---- strings: interned, valid UTF-8, no NUL ---- */
+
+/* Length of the valid UTF-8 character at s (NUL excluded), or 0. */
+static size_t utf8_char_len(const unsigned char *s, size_t avail)
+{
+	uint32_t code, min;
+	size_t len;
+
+	if (s[0] == 0)
+		return 0;
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
+		len = 2, code = s[0] & 0x1f, min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		len = 3, code = s[0] & 0x0f, min = 0x800;
+	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
+		len = 4, code = s[0] & 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (avail < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		code = code << 6 | (s[i] & 0x3f);
+	}
+	if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
+		return 0;
+	return len;
+}
+
+static bool utf8_clean(const unsigned char *s, size_t len)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_char_len(s + i, len - i);
+
+		if (!n)
+			return false;
+		i += n;
+	}
+	return true;
+}
+
+/* Copies s into the arena with every invalid byte (and NUL) as U+FFFD. */
+static char *utf8_repair(struct pc_arena *arena, const unsigned char *s, size_t len,
+			 size_t *out_len)
+{
+	char *text = pc_arena_alloc(arena, len * 3 + 1);
+	size_t used = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_char_len(s + i, len - i);
+
+		if (n) {
+			memcpy(text + used, s + i, n);
+			used += n;
+			i += n;
+		} else {
+			memcpy(text + used, "\xef\xbf\xbd", 3);
+			used += 3;
+			i++;
+		}
+	}
+	text[used] = '\0';
+	*out_len = used;
+	return text;
+}
+
+struct string_key {
+	const char *text;
+	size_t len;
+};
+
+static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct string_table *table = ctx;
+	const struct string_key *key = key_ptr;
+
+	return table->lens[id - 1] == key->len &&
+	       !memcmp(table->texts[id - 1], key->text, key->len);
+}
+
+static int64_t string_table_add(struct string_table *table, char *text, size_t len)
+{
+	struct string_key key = { .text = text, .len = len };
+	uint64_t hash = pc_hash_bytes(text, len, 0);
+	uint32_t id = pc_index_find(&table->index, hash, string_equal, table, &key);
+
+	if (id)
+		return (int64_t)id - 1;
+	pc_grow(&table->texts, &table->cap, table->count + 1, sizeof(*table->texts));
+	pc_grow(&table->lens, &table->lens_cap, table->count + 1, sizeof(*table->lens));
+	table->texts[table->count] = text;
+	table->lens[table->count] = len;
+	pc_index_add(&table->index, hash, (uint32_t)++table->count);
+	return (int64_t)table->count - 1;
+}
+
+/*
+ * Interns len bytes at text. Clean text that lives as long as the writer
+ * (borrow) is not copied; other text is copied, repaired when needed.
+ */
+static int64_t string_table_intern(struct string_table *table, const void *text,
+				   size_t len, bool borrow)
+{
+	size_t out_len = len;
+	char *copy;
+
+	if (!len)
+		return 0;
+	if (!utf8_clean(text, len)) {
+		table->repaired++;
+		copy = utf8_repair(&table->arena, text, len, &out_len);
+		return string_table_add(table, copy, out_len);
+	}
+	if (borrow)
+		return string_table_add(table, (char *)text, out_len);
+	copy = pc_arena_alloc(&table->arena, len + 1);
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	return string_table_add(table, copy, out_len);
+}
+
+static void string_table_init(struct string_table *table, size_t model_strings)
+{
+	memset(table, 0, sizeof(*table));
+	pc_arena_init(&table->arena);
+	table->model_ids = pc_xcalloc(model_strings ? model_strings : 1,
+				      sizeof(*table->model_ids));
+	string_table_add(table, (char *)"", 0);
+}
+
+static void string_table_release(struct string_table *table)
+{
+	free(table->texts);
+	free(table->lens);
+	free(table->model_ids);
+	pc_index_release(&table->index);
+	pc_arena_release(&table->arena);
+	memset(table, 0, sizeof(*table));
+}
+
+/* The output index of a model string, interned on first use. */
+static int64_t model_string(struct pprof_writer *w, pc_str_id id)
+{
+	struct string_table *table = &w->strings;
+
+	if (!id)
+		return 0;
+	if (!table->model_ids[id])
+		table->model_ids[id] = (uint32_t)string_table_intern(table,
+				pc_str(w->m, id), pc_str_len(w->m, id), true) + 1;
+	return (int64_t)table->model_ids[id] - 1;
+}
+
+static int64_t own_string(struct pprof_writer *w, const char *text)
+{
+	return string_table_intern(&w->strings, text, strlen(text), false);
+}
+
+/* ---- sample types ---- */
+
+static int add_sample_types(struct pprof_writer *w)
+{
+	const struct pc_model *m = w->m;
+	size_t def = m->default_column >= 0 && (size_t)m->default_column < m->ncolumns ?
+		(size_t)m->default_column : 0;
+
+	w->ncolumns = m->ncolumns ? m->ncolumns : 1;
+	if (!m->ncolumns) {
+		/* pprof reads a profile without sample types as "no samples" */
+		w->types[0] = own_string(w, "samples");
+		w->units[0] = own_string(w, "count");
+	}
+	for (size_t c = 0; c < m->ncolumns; c++) {
+		w->types[c] = model_string(w, m->columns[c].type);
+		w->units[c] = model_string(w, m->columns[c].unit);
+	}
+	for (size_t c = 0; c < w->ncolumns; c++)
+		for (size_t d = 0; d < c; d++)
+			if (w->types[c] == w->types[d])
+				return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
+					       "pprof needs distinct value type names, but columns %zu and %zu are both '%s'",
+					       d + 1, c + 1, w->strings.texts[w->types[c]]);
+	w->default_type = w->types[def];
+	return 0;
+}
+
+/* ---- locations, functions, mappings ---- */
+
+static uint64_t location_address(const struct pc_model *m, const struct pc_frame *frame)
+{
+	const struct pc_module *module;
+
+	if (!(frame->flags & PC_FRAME_HAS_ADDRESS))
+		return 0;
+	if (!frame->module || (frame->flags & PC_FRAME_ABSOLUTE))
+		return frame->address;
+	module = pc_model_module(m, frame->module);
+	if (module->has_range && frame->address <= UINT64_MAX - module->start)
+		return module->start + frame->address;
+	return frame->address;
+}
+
+static uint64_t function_for_frame(struct pprof_writer *w, const struct pc_frame *frame)
+{
+	uint64_t key[2] = {
+		(uint64_t)model_string(w, frame->function),
+		(uint64_t)model_string(w, frame->file),
+	};
+	bool added;
+
+	return word_table_intern(&w->functions, key, 2, &added);
+}
+
+static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,
+			     const struct out_location *location, size_t nframes,
+			     bool named, bool filed, bool lined)
+{
+	struct mapping_state *state = &w->mappings[physical->module - 1];
+	const struct pc_module *module = pc_model_module(w->m, physical->module);
+
+	state->nlocations++;
+	state->all_functions &= named;
+	state->all_filenames &= filed;
+	state->all_lines &= lined;
+	state->any_inline |= nframes > 1;
+	if (physical->flags & PC_FRAME_HAS_ADDRESS) {
+		if (!state->any_address || location->address > state->max_address)
+			state->max_address = location->address;
+		state->any_address = true;
+		if (module->has_range && (location->address < module->start ||
+					  location->address >= module->limit))
+			w->outside_range++;
+	}
+}
+
+/* Fills a new location from its frames (innermost first, physical last). */
+static void add_location(struct pprof_writer *w, uint32_t id, const uint32_t *frames,
+			 size_t n)
+{
+	const struct pc_frame *physical = pc_model_frame(w->m, frames[n - 1]);
+	struct out_location *location;
+	bool named = true, filed = true, lined = true;
+
+	pc_grow(&w->locations, &w->locations_cap, id, sizeof(*w->locations));
+	location = &w->locations[id - 1];
+	*location = (struct out_location){
+		.mapping = physical->module,
+		.address = location_address(w->m, physical),
+		.first_line = w->nlines,
+	};
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_frame *frame = pc_model_frame(w->m, frames[i]);
+
+		filed &= frame->file != 0;
+		lined &= frame->line != 0;
+		if (!frame->function) {
+			named = false;
+			continue;
+		}
+		pc_grow(&w->lines, &w->lines_cap, w->nlines + 1, sizeof(*w->lines));
+		w->lines[w->nlines++] = (struct out_line){
+			.function = function_for_frame(w, frame),
+			.line = frame->line,
+		};
+	}
+	location->nlines = w->nlines - location->first_line;
+	if (physical->module)
+		note_mapping_use(w, physical, location, n, named, filed && named,
+				 lined && named);
+}
+
+/* The location of frames[0..n) (inlined frames first, physical last). */
+static uint64_t location_for(struct pprof_writer *w, const uint32_t *frames, size_t n)
+{
+	uint32_t id;
+	bool added;
+
+	pc_grow(&w->chain, &w->chain_cap, n, sizeof(*w->chain));
+	for (size_t i = 0; i < n; i++)
+		w->chain[i] = frames[i];
+	id = word_table_intern(&w->chains, w->chain, n, &added);
+	if (added)
+		add_location(w, id, frames, n);
+	return id;
+}
+
+/*
+ * Writes the location ids of a leaf-first stack to w->key + 1 and returns
+ * how many there are: a run of inlined frames goes into the location of
+ * the physical frame that follows it.
+ */
+static size_t locations_of_stack(struct pprof_writer *w, const uint32_t *frames, size_t n)
+{
+	size_t count = 0;
+
+	pc_grow(&w->key, &w->key_cap, n + 1, sizeof(*w->key));
+	for (size_t i = 0; i < n;) {
+		size_t end = i;
+
+		while (end + 1 < n &&
+		       (pc_model_frame(w->m, frames[end])->flags & PC_FRAME_INLINE))
+			end++;
+		w->key[1 + count++] = location_for(w, frames + i, end - i + 1);
+		i = end + 1;
+	}
+	return count;
+}
+
+/* ---- labels and samples ---- */
+
+static uint64_t labelset_for(struct pprof_writer *w, uint32_t model_set)
+{
+	const uint32_t *ids;
+	uint64_t *words;
+	size_t n;
+	bool added;
+
+	if (!model_set)
+		return 0;
+	if (w->labelset_ids[model_set])
+		return w->labelset_ids[model_set] - 1;
+	ids = pc_model_labelset(w->m, model_set, &n);
+	words = pc_xcalloc(n * 4, sizeof(*words));
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_label *label = pc_model_label(w->m, ids[i]);
+
+		words[4 * i] = (uint64_t)model_string(w, label->key);
+		if (label->str) {
+			words[4 * i + 1] = (uint64_t)model_string(w, label->str);
+		} else {
+			words[4 * i + 2] = (uint64_t)label->num;
+			words[4 * i + 3] = (uint64_t)model_string(w, label->unit);
+		}
+	}
+	w->labelset_ids[model_set] = word_table_intern(&w->labelsets, words, n * 4,
+						       &added) + 1;
+	free(words);
+	return w->labelset_ids[model_set] - 1;
+}
+
+static int add_value(struct pprof_writer *w, int64_t *sum, size_t column, uint64_t value)
+{
+	if (value > (uint64_t)INT64_MAX || (int64_t)value > INT64_MAX - *sum)
+		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
+			       "a merged sample's '%s' value passes 2^63-1, the most pprof can hold",
+			       w->strings.texts[w->types[column]]);
+	*sum += (int64_t)value;
+	return 0;
+}
+
+/* Adds the sample w->key[0..n] (label set, location ids) with a row of values. */
+static int add_sample(struct pprof_writer *w, size_t n, const uint64_t *row)
+{
+	bool added;
+	uint32_t id = word_table_intern(&w->samples, w->key, n, &added);
+	int64_t *sums;
+
+	if (added) {
+		pc_grow(&w->values, &w->values_cap, (size_t)id * w->ncolumns,
+			sizeof(*w->values));
+		memset(w->values + (size_t)(id - 1) * w->ncolumns, 0,
+		       w->ncolumns * sizeof(*w->values));
+	}
+	sums = w->values + (size_t)(id - 1) * w->ncolumns;
+	for (size_t c = 0; c < w->m->ncolumns; c++)
+		if (add_value(w, &sums[c], c, row[c]))
+			return -1;
+	return 0;
+}
+
+/* One [to, from] sample per branch, each with the sample's values. */
+static int add_branch_samples(struct pprof_writer *w, uint32_t branches,
+			      const uint64_t *row)
+{
+	size_t n;
+	const uint32_t *pairs = pc_model_branch_stack(w->m, branches, &n);
+
+	for (size_t c = 0; c < w->m->ncolumns; c++)
+		w->branch_columns[c] |= row[c] != 0;
+	for (size_t i = 0; i < n; i++) {
+		pc_grow(&w->key, &w->key_cap, 3, sizeof(*w->key));
+		w->key[1] = location_for(w, &pairs[2 * i + 1], 1);
+		w->key[2] = location_for(w, &pairs[2 * i], 1);
+		if (add_sample(w, 3, row))
+			return -1;
+	}
+	return 0;
+}
+
+static int add_model_sample(struct pprof_writer *w, size_t index)
+{
+	const struct pc_sample *sample = &w->m->samples[index];
+	const uint64_t *row = pc_model_values(w->m, index);
+	uint64_t labels = labelset_for(w, sample->labels);
+	size_t nframes, nlocations;
+	const uint32_t *frames = pc_model_stack(w->m, sample->stack, &nframes);
+
+	if (!nframes && sample->branches) {
+		pc_grow(&w->key, &w->key_cap, 3, sizeof(*w->key));
+		w->key[0] = labels;
+		return add_branch_samples(w, sample->branches, row);
+	}
+	if (sample->branches &&
+	    pc_warn(w->ctx, PPROF, "pprof keeps no branch stacks of samples that have call stacks"))
+		return -1;
+	nlocations = locations_of_stack(w, frames, nframes);
+	w->key[0] = labels;
+	return add_sample(w, nlocations + 1, row);
+}
+
+static int add_samples(struct pprof_writer *w)
+{
+	pc_grow(&w->key, &w->key_cap, 1, sizeof(*w->key));
+	for (size_t i = 0; i < w->m->nsamples; i++)
+		if (add_model_sample(w, i))
+			return -1;
+	return 0;
+}
+
+/* ---- mappings, comments, metadata ---- */
+
+static int add_mapping_strings(struct pprof_writer *w)
+{
+	for (size_t i = 0; i < w->m->nmodules; i++) {
+		const struct pc_module *module = &w->m->modules[i];
+
+		if (module->has_range && module->start > module->limit)
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
+				       "module '%s' ends (0x%llx) before it starts (0x%llx)",
+				       pc_str(w->m, module->name),
+				       (unsigned long long)module->limit,
+				       (unsigned long long)module->start);
+		w->mappings[i].filename = model_string(w, module->name);
+		w->mappings[i].build_id = model_string(w, module->build_id);
+	}
+	return 0;
+}
+
+static void add_comment(struct pprof_writer *w, int64_t text)
+{
+	pc_grow(&w->comments, &w->comments_cap, w->ncomments + 1, sizeof(*w->comments));
+	w->comments[w->ncomments++] = text;
+}
+
+/* Appends text to a growing NUL-terminated buffer. */
+static void append_text(char **buf, size_t *len, size_t *cap, const char *text,
+			size_t text_len)
+{
+	pc_grow(buf, cap, *len + text_len + 1, 1);
+	memcpy(*buf + *len, text, text_len);
+	*len += text_len;
+	(*buf)[*len] = '\0';
+}
+
+static bool source_seen_before(const struct pc_model *m, size_t index)
+{
+	for (size_t i = 0; i < index; i++)
+		if (m->sources[i] == m->sources[index])
+			return true;
+	return false;
+}
+
+/* "converted by profconv VERSION from spt, perf-script" */
+static void add_converted_comment(struct pprof_writer *w)
+{
+	static const char prefix[] = "converted by profconv " PC_VERSION " from ";
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+	bool any = false;
+
+	append_text(&text, &len, &cap, prefix, strlen(prefix));
+	for (size_t i = 0; i < w->m->nsources; i++) {
+		pc_str_id source = w->m->sources[i];
+
+		if (!source || source_seen_before(w->m, i))
+			continue;
+		if (any)
+			append_text(&text, &len, &cap, ", ", 2);
+		append_text(&text, &len, &cap, pc_str(w->m, source), pc_str_len(w->m, source));
+		any = true;
+	}
+	if (!any)
+		append_text(&text, &len, &cap, "an unnamed format", 17);
+	add_comment(w, string_table_intern(&w->strings, text, len, false));
+	free(text);
+}
+
+/* Names the columns that hold branch edges, e.g. "lbr_branch samples are ...". */
+static void add_branch_comment(struct pprof_writer *w)
+{
+	static const char rest[] = " samples are branch edges: each stack is [to, from] "
+				   "(target as leaf), not a call stack";
+	char *text = NULL;
+	size_t len = 0, cap = 0;
+
+	for (size_t c = 0; c < w->m->ncolumns; c++) {
+		const char *type = w->strings.texts[w->types[c]];
+
+		if (!w->branch_columns[c])
+			continue;
+		if (len)
+			append_text(&text, &len, &cap, "/", 1);
+		append_text(&text, &len, &cap, type, strlen(type));
+	}
+	if (!len)
+		return;
+	append_text(&text, &len, &cap, rest, strlen(rest));
+	add_comment(w, string_table_intern(&w->strings, text, len, false));
+	free(text);
+}
+
+static void add_metadata(struct pprof_writer *w)
+{
+	add_converted_comment(w);
+	for (size_t i = 0; i < w->m->ncomments; i++)
+		if (w->m->comments[i])
+			add_comment(w, model_string(w, w->m->comments[i]));
+	add_branch_comment(w);
+	w->period_type = model_string(w, w->m->period_type.type);
+	w->period_unit = model_string(w, w->m->period_type.unit);
+}
+
+/* One warning line per part of the model that the output lacks. */
+static int warn_losses(struct pprof_writer *w)
+{
+	if (w->m->narcs &&
+	    pc_warn(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped", w->m->narcs))
+		return -1;
+	if (w->outside_range &&
+	    pc_warn(w->ctx, PPROF, "%zu locations lie outside their mapping's address range",
+		    w->outside_range))
+		return -1;
+	if (w->strings.repaired &&
+	    pc_warn(w->ctx, PPROF, "replaced invalid UTF-8 in %zu strings by U+FFFD",
+		    w->strings.repaired))
+		return -1;
+	return 0;
+}
+
+/* ---- encoding ---- */
+
+/*
+ * protobuf-c packs a message's fields in field-number order, so the
+ * Profile goes out in parts: a Profile holding only sample_type, then each
+ * sample as one field-2 record, a Profile holding only the mappings, each
+ * location (field 4) and function (field 5), and a Profile with the rest.
+ * The bytes are those of one pack of the whole Profile, but no protobuf-c
+ * message is held per sample, location or function.
+ */
+enum {
+	FIELD_SAMPLE = 2,
+	FIELD_LOCATION = 4,
+	FIELD_FUNCTION = 5,
+	WIRE_LENGTH_DELIMITED = 2,
+};
+
+static void append_varint(ProtobufCBuffer *out, uint64_t value)
+{
+	uint8_t bytes[10];
+	size_t n = 0;
+
+	do {
+		bytes[n++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+		value >>= 7;
+	} while (value);
+	out->append(out, n, bytes);
+}
+
+static void append_message(ProtobufCBuffer *out, unsigned field,
+			   const ProtobufCMessage *message)
+{
+	append_varint(out, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	append_varint(out, protobuf_c_message_get_packed_size(message));
+	protobuf_c_message_pack_to_buffer(message, out);
+}
+
+/* Points ptrs[i] at items[i] for n items (the arrays are grown to n). */
+#define GROW_MESSAGES(items, ptrs, cap, n) \
+	do { \
+		size_t ptrs_cap_ = (cap); \
+		pc_grow(&(items), &(cap), (n), sizeof(*(items))); \
+		pc_grow(&(ptrs), &ptrs_cap_, (n), sizeof(*(ptrs))); \
+		for (size_t i_ = 0; i_ < (n); i_++) \
+			(ptrs)[i_] = &(items)[i_]; \
+	} while (0)
+
+static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	Perftools__Profiles__Label *labels = NULL, **label_ptrs = NULL;
+	size_t labels_cap = 0;
+
+	for (size_t i = 0; i < w->samples.count; i++) {
+		size_t len, nlabels = 0;
+		uint64_t *words = (uint64_t *)word_table_get(&w->samples, (uint32_t)i + 1, &len);
+		const uint64_t *label_words = NULL;
+		Perftools__Profiles__Sample sample;
+
+		if (words[0])
+			label_words = word_table_get(&w->labelsets, (uint32_t)words[0], &nlabels);
+		nlabels /= 4;
+		GROW_MESSAGES(labels, label_ptrs, labels_cap, nlabels);
+		for (size_t j = 0; j < nlabels; j++)
+			labels[j] = (Perftools__Profiles__Label){
+				.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__label__descriptor),
+				.key = (int64_t)label_words[4 * j],
+				.str = (int64_t)label_words[4 * j + 1],
+				.num = (int64_t)label_words[4 * j + 2],
+				.num_unit = (int64_t)label_words[4 * j + 3],
+			};
+		sample = (Perftools__Profiles__Sample){
+			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__sample__descriptor),
+			.n_location_id = len - 1,
+			.location_id = len > 1 ? words + 1 : NULL,
+			.n_value = w->ncolumns,
+			.value = w->values + i * w->ncolumns,
+			.n_label = nlabels,
+			.label = nlabels ? label_ptrs : NULL,
+		};
+		append_message(out, FIELD_SAMPLE, &sample.base);
+	}
+	free(labels);
+	free(label_ptrs);
+}
+
+static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	Perftools__Profiles__Line *lines = NULL, **line_ptrs = NULL;
+	size_t lines_cap = 0;
+
+	for (size_t i = 0; i < w->chains.count; i++) {
+		const struct out_location *at = &w->locations[i];
+		Perftools__Profiles__Location location;
+
+		GROW_MESSAGES(lines, line_ptrs, lines_cap, at->nlines);
+		for (size_t j = 0; j < at->nlines; j++)
+			lines[j] = (Perftools__Profiles__Line){
+				.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__line__descriptor),
+				.function_id = w->lines[at->first_line + j].function,
+				.line = w->lines[at->first_line + j].line,
+			};
+		location = (Perftools__Profiles__Location){
+			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__location__descriptor),
+			.id = i + 1,
+			.mapping_id = at->mapping,
+			.address = at->address,
+			.n_line = at->nlines,
+			.line = at->nlines ? line_ptrs : NULL,
+		};
+		append_message(out, FIELD_LOCATION, &location.base);
+	}
+	free(lines);
+	free(line_ptrs);
+}
+
+static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	for (size_t i = 0; i < w->functions.count; i++) {
+		const uint64_t *words = w->functions.words + 2 * i;
+		Perftools__Profiles__Function function = {
+			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__function__descriptor),
+			.id = i + 1,
+			.name = (int64_t)words[0],
+			.system_name = (int64_t)words[0],
+			.filename = (int64_t)words[1],
+		};
+
+		append_message(out, FIELD_FUNCTION, &function.base);
+	}
+}
+
+static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	Perftools__Profiles__ValueType types[PC_MAX_COLUMNS], *type_ptrs[PC_MAX_COLUMNS];
+	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
+
+	for (size_t c = 0; c < w->ncolumns; c++) {
+		types[c] = (Perftools__Profiles__ValueType){
+			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__value_type__descriptor),
+			.type = w->types[c],
+			.unit = w->units[c],
+		};
+		type_ptrs[c] = &types[c];
+	}
+	head.sample_type = type_ptrs;
+	head.n_sample_type = w->ncolumns;
+	perftools__profiles__profile__pack_to_buffer(&head, out);
+}
+
+static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w, size_t i)
+{
+	const struct pc_module *module = &w->m->modules[i];
+	const struct mapping_state *state = &w->mappings[i];
+	bool used = state->nlocations > 0;
+	uint64_t limit = !state->any_address ? 0 :
+		state->max_address == UINT64_MAX ? UINT64_MAX : state->max_address + 1;
+
+	return (Perftools__Profiles__Mapping){
+		.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__mapping__descriptor),
+		.id = i + 1,
+		.memory_start = module->has_range ? module->start : 0,
+		.memory_limit = module->has_range ? module->limit : limit,
+		.file_offset = module->has_range ? module->file_offset : 0,
+		.filename = state->filename,
+		.build_id = state->build_id,
+		.has_functions = used && state->all_functions,
+		.has_filenames = used && state->all_filenames,
+		.has_line_numbers = used && state->all_lines,
+		.has_inline_frames = used && state->all_functions && state->any_inline,
+	};
+}
+
+static void pack_mappings(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	Perftools__Profiles__Profile middle = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__Mapping *mappings = NULL, **mapping_ptrs = NULL;
+	size_t cap = 0, n = w->m->nmodules;
+
+	GROW_MESSAGES(mappings, mapping_ptrs, cap, n);
+	for (size_t i = 0; i < n; i++)
+		mappings[i] = mapping_message(w, i);
+	middle.mapping = mapping_ptrs;
+	middle.n_mapping = n;
+	perftools__profiles__profile__pack_to_buffer(&middle, out);
+	free(mappings);
+	free(mapping_ptrs);
+}
+
+/* string_table and everything after it */
+static void pack_tail(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	Perftools__Profiles__Profile tail = PERFTOOLS__PROFILES__PROFILE__INIT;
+	Perftools__Profiles__ValueType period_type = {
+		.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__value_type__descriptor),
+		.type = w->period_type,
+		.unit = w->period_unit,
+	};
+
+	tail.string_table = w->strings.texts;
+	tail.n_string_table = w->strings.count;
+	tail.time_nanos = w->m->time_nanos;
+	tail.duration_nanos = w->m->duration_nanos;
+	if (w->period_type || w->period_unit)
+		tail.period_type = &period_type;
+	tail.period = w->m->period;
+	tail.comment = w->comments;
+	tail.n_comment = w->ncomments;
+	tail.default_sample_type = w->default_type;
+	perftools__profiles__profile__pack_to_buffer(&tail, out);
+}
+
+static void pack_profile(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	pack_sample_types(w, out);
+	pack_samples(w, out);
+	pack_mappings(w, out);
+	pack_locations(w, out);
+	pack_functions(w, out);
+	pack_tail(w, out);
+}
+
+/* ---- gzip output: protobuf-c appends, deflate compresses, stdio writes ---- */
+
+struct gzip_sink {
+	ProtobufCBuffer base; /* first: protobuf-c calls base.append */
+	z_stream stream;
+	gz_header header;
+	FILE *fp;
+	bool failed;
+	unsigned char chunk[1 << 16];
+};
+
+static void gzip_sink_deflate(struct gzip_sink *sink, int flush)
+{
+	do {
+		size_t have;
+		int rc;
+
+		sink->stream.next_out = sink->chunk;
+		sink->stream.avail_out = sizeof(sink->chunk);
+		rc = deflate(&sink->stream, flush);
+		if (rc == Z_STREAM_ERROR) {
+			sink->failed = true;
+			return;
+		}
+		have = sizeof(sink->chunk) - sink->stream.avail_out;
+		if (have && fwrite(sink->chunk, 1, have, sink->fp) != have) {
+			sink->failed = true;
+			return;
+		}
+	} while (sink->stream.avail_out == 0);
+}
+
+static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+{
+	struct gzip_sink *sink = (struct gzip_sink *)buffer;
+
+	while (len && !sink->failed) {
+		uInt part = len > 1u << 30 ? 1u << 30 : (uInt)len;
+
+		sink->stream.next_in = (Bytef *)data;
+		sink->stream.avail_in = part;
+		gzip_sink_deflate(sink, Z_NO_FLUSH);
+		data += part;
+		len -= part;
+	}
+}
+
+static int write_gzip(struct pc_ctx *ctx, const struct pprof_writer *w,
+		      struct pc_output *out)
+{
+	struct gzip_sink *sink = pc_xcalloc(1, sizeof(*sink));
+	int ret = -1;
+
+	sink->base.append = gzip_sink_append;
+	sink->fp = out->fp;
+	/* a fixed header: no name, no mtime, OS "Unix", so output is reproducible */
+	sink->header = (gz_header){ .os = 3 };
+	if (deflateInit2(&sink->stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+			 Z_DEFAULT_STRATEGY) != Z_OK) {
+		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot start gzip compression");
+		goto cleanup_sink;
+	}
+	if (deflateSetHeader(&sink->stream, &sink->header) != Z_OK) {
+		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot set the gzip header");
+		goto cleanup;
+	}
+	pack_profile(w, &sink->base);
+	if (!sink->failed)
+		gzip_sink_deflate(sink, Z_FINISH);
+	if (sink->failed || ferror(out->fp)) {
+		pc_error_set_path(&ctx->err, out->path);
+		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot write the compressed profile");
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	deflateEnd(&sink->stream);
+cleanup_sink:
+	free(sink);
+	return ret;
+}
+
+/* ---- the writer ---- */
+
+static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct pc_model *m)
+{
+	*w = (struct pprof_writer){ .ctx = ctx, .m = m };
+	string_table_init(&w->strings, m->nstrings);
+	w->labelset_ids = pc_xcalloc(m->labelsets.count ? m->labelsets.count : 1,
+				     sizeof(*w->labelset_ids));
+	w->mappings = pc_xcalloc(m->nmodules ? m->nmodules : 1, sizeof(*w->mappings));
+	for (size_t i = 0; i < m->nmodules; i++)
+		w->mappings[i] = (struct mapping_state){
+			.all_functions = true,
+			.all_filenames = true,
+			.all_lines = true,
+		};
+}
+
+static void writer_release(struct pprof_writer *w)
+{
+	string_table_release(&w->strings);
+	word_table_release(&w->chains);
+	word_table_release(&w->functions);
+	word_table_release(&w->labelsets);
+	word_table_release(&w->samples);
+	free(w->locations);
+	free(w->lines);
+	free(w->mappings);
+	free(w->labelset_ids);
+	free(w->values);
+	free(w->key);
+	free(w->chain);
+	free(w->comments);
+}
+
+static int pprof_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_output *out)
+{
+	struct pprof_writer w;
+	int ret = -1;
+
+	if (!m->finalized)
+		return pc_fail(&ctx->err, PC_STATUS_INPUT,
+			       "pprof writer called on a model that is not finalized");
+	writer_init(&w, ctx, m);
+	if (add_sample_types(&w) || add_samples(&w) || add_mapping_strings(&w))
+		goto cleanup;
+	add_metadata(&w);
+	if (warn_losses(&w))
+		goto cleanup;
+	ret = write_gzip(ctx, &w, out);
+cleanup:
+	writer_release(&w);
+	return ret;
+}
+
+static const char *const pprof_extensions[] = { ".pb.gz", ".pprof", NULL };
+
+const struct pc_writer pc_pprof_writer = {
+	.name = "pprof",
+	.extensions = pprof_extensions,
+	.summary = "gzipped pprof profile.proto (pprof, speedscope, Go tools)",
+	.needs = 0,
+	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS | PC_PART_BRANCHES,
+	.write = pprof_write,
+};

@@ -1,0 +1,106 @@
+/* test_input.c - windowed reading over files, pipes and memory. */
+#include "core/input.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <unistd.h>
+
+static char *write_temp(const void *data, size_t size)
+{
+	char *path = pc_xmalloc(64);
+	int fd;
+
+	snprintf(path, 64, "/tmp/pc-test-input.XXXXXX");
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, data, size), (ssize_t)size);
+	close(fd);
+	return path;
+}
+
+static void test_memory_input(void **state)
+{
+	struct pc_input in;
+	const uint8_t *data;
+
+	(void)state;
+	pc_input_from_memory(&in, "mem", "abcdef", 6);
+	assert_int_equal(pc_input_fill(&in, 4, &data), 6);
+	assert_memory_equal(data, "abcd", 4);
+	pc_input_consume(&in, 4);
+	assert_int_equal(pc_input_offset(&in), 4);
+	assert_int_equal(pc_input_fill(&in, 10, &data), 2);
+	assert_false(pc_input_skip_to(&in, 9));
+	assert_int_equal(pc_input_offset(&in), 6);
+	pc_input_close(&in);
+}
+
+/* A file larger than the window is read in pieces with exact offsets. */
+static void test_file_larger_than_window(void **state)
+{
+	size_t size = (3u << 20) + 17;
+	uint8_t *bytes = pc_xmalloc(size);
+	struct pc_error err = { 0 };
+	struct pc_input in;
+	const uint8_t *data;
+	char *path;
+
+	(void)state;
+	for (size_t i = 0; i < size; i++)
+		bytes[i] = (uint8_t)(i * 7 + (i >> 11));
+	path = write_temp(bytes, size);
+	assert_int_equal(pc_input_open(&in, path, &err), 0);
+	assert_int_equal(in.size, size);
+	assert_true(pc_input_skip_to(&in, (1u << 20) - 3));
+	/* a fill across the window's end moves the rest to the front */
+	assert_true(pc_input_fill(&in, 100, &data) >= 100);
+	assert_memory_equal(data, bytes + (1u << 20) - 3, 100);
+	assert_true(pc_input_skip_to(&in, size - 5));
+	assert_int_equal(pc_input_fill(&in, 64, &data), 5);
+	assert_memory_equal(data, bytes + size - 5, 5);
+	/* a fill bigger than the window grows it */
+	pc_input_close(&in);
+	assert_int_equal(pc_input_open(&in, path, &err), 0);
+	assert_true(pc_input_fill(&in, (2u << 20) + 1, &data) >= (2u << 20) + 1);
+	assert_memory_equal(data, bytes, (2u << 20) + 1);
+	pc_input_close(&in);
+	unlink(path);
+	free(path);
+	free(bytes);
+}
+
+static void test_missing_file_is_located_error(void **state)
+{
+	struct pc_error err = { 0 };
+	struct pc_input in;
+	char message[600];
+
+	(void)state;
+	assert_int_equal(pc_input_open(&in, "/nonexistent/x.spt", &err), -1);
+	assert_int_equal(err.status, PC_STATUS_INPUT);
+	pc_error_format(&err, message, sizeof(message));
+	assert_string_equal(message, "/nonexistent/x.spt: cannot open: No such file or directory");
+}
+
+static void test_directory_refused(void **state)
+{
+	struct pc_error err = { 0 };
+	struct pc_input in;
+
+	(void)state;
+	assert_int_equal(pc_input_open(&in, "/tmp", &err), -1);
+	assert_string_equal(err.message, "is a directory");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_memory_input),
+		cmocka_unit_test(test_file_larger_than_window),
+		cmocka_unit_test(test_missing_file_is_located_error),
+		cmocka_unit_test(test_directory_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,25 @@
+#!/bin/sh
+# A short libFuzzer run of every reader's fuzz target (built by
+# `make fuzz-build` with clang), seeded from tests/fuzz/corpus/NAME.
+# FUZZ_CHECK_SECONDS (default 15) per target; `make fuzz` runs longer.
+set -u
+here=$(cd "$(dirname "$0")/../.." && pwd)
+targets=$(ls "$here"/build/fuzz/fuzz_* 2>/dev/null | grep -v '\.' )
+if [ -z "$targets" ]; then
+	echo "SKIPPED: no fuzz targets built (clang missing? run scripts/setup.sh)"
+	exit 77
+fi
+status=0
+for target in $targets; do
+	name=${target##*/fuzz_}
+	mkdir -p "$TMPDIR/corpus-$name"
+	if ! "$target" -max_total_time="${FUZZ_CHECK_SECONDS:-15}" -timeout=5 -rss_limit_mb=2048 \
+		"$TMPDIR/corpus-$name" "$here/tests/fuzz/corpus/$name" > "$TMPDIR/fuzz-$name.log" 2>&1; then
+		echo "fuzz: $name found a problem:"
+		tail -40 "$TMPDIR/fuzz-$name.log"
+		status=1
+	else
+		tail -1 "$TMPDIR/fuzz-$name.log"
+	fi
+done
+exit $status

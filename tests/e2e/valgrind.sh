@@ -1,0 +1,19 @@
+#!/bin/sh
+# The whole command, run under valgrind's memcheck on every sample: no
+# invalid access and no leak (definite, indirect or possible), for a good
+# conversion, `info`, and a failing conversion.
+set -u
+command -v valgrind >/dev/null 2>&1 || { echo "SKIPPED: valgrind not installed"; exit 77; }
+vg() {
+	valgrind -q --leak-check=full --show-leak-kinds=definite,indirect,possible \
+		--errors-for-leak-kinds=definite,indirect,possible --error-exitcode=99 "$@"
+}
+status=0
+for sample in "$SAMPLES"/*.spt; do
+	vg "$PROFCONV" convert -q -o "$TMPDIR/out.pb.gz" "$sample" || { echo "valgrind: convert $sample"; status=1; }
+	vg "$PROFCONV" info "$sample" > /dev/null || { echo "valgrind: info $sample"; status=1; }
+done
+head -c 100 "$SAMPLES/demo.spt" > "$TMPDIR/truncated.spt"
+vg "$PROFCONV" convert -q -o "$TMPDIR/out.pb.gz" "$TMPDIR/truncated.spt" 2>/dev/null
+[ $? -eq 1 ] || { echo "valgrind: truncated input did not fail cleanly with exit 1"; status=1; }
+exit $status

@@ -1,0 +1,793 @@
+/*
+ * test_pprof_writer.c - models built by hand, written as pprof, gunzipped
+ * and unpacked with protobuf-c, then checked field by field.
+ */
+#include "core/format.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#include <zlib.h>
+
+#include "profile.pb-c.h"
+
+typedef Perftools__Profiles__Profile Profile;
+
+struct fixture {
+	struct pc_model m;
+	struct pc_ctx ctx;
+	char *gz;        /* the written bytes */
+	size_t gz_size;
+	Profile *p;      /* the unpacked profile */
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = pc_xcalloc(1, sizeof(*f));
+
+	pc_model_init(&f->m);
+	pc_ctx_init(&f->ctx);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	if (f->p)
+		perftools__profiles__profile__free_unpacked(f->p, NULL);
+	free(f->gz);
+	pc_model_release(&f->m);
+	free(f);
+	return 0;
+}
+
+/* ---- helpers ---- */
+
+/* Inflates a gzip member; returns a malloc'd buffer of *size bytes. */
+static uint8_t *gunzip(const char *gz, size_t gz_size, size_t *size)
+{
+	z_stream stream = { .next_in = (Bytef *)gz, .avail_in = (uInt)gz_size };
+	size_t cap = 4096;
+	uint8_t *buf = pc_xmalloc(cap);
+	int rc;
+
+	assert_int_equal(inflateInit2(&stream, 16 + MAX_WBITS), Z_OK);
+	do {
+		if (stream.total_out == cap) {
+			cap *= 2;
+			buf = pc_xrealloc(buf, cap);
+		}
+		stream.next_out = buf + stream.total_out;
+		stream.avail_out = (uInt)(cap - stream.total_out);
+		rc = inflate(&stream, Z_NO_FLUSH);
+		assert_true(rc == Z_OK || rc == Z_STREAM_END);
+	} while (rc != Z_STREAM_END);
+	assert_int_equal(stream.avail_in, 0);
+	*size = stream.total_out;
+	inflateEnd(&stream);
+	return buf;
+}
+
+/* Finalizes the model and writes it; returns the writer's status. */
+static int write_model(struct fixture *f, char **gz, size_t *gz_size)
+{
+	const struct pc_writer *writer = pc_writer_find("pprof");
+	struct pc_output out;
+	int ret;
+
+	assert_non_null(writer);
+	pc_model_finalize(&f->m);
+	assert_int_equal(pc_output_to_memory(&out, gz, gz_size, &f->ctx.err), 0);
+	ret = writer->write(&f->ctx, &f->m, &out);
+	if (ret) {
+		pc_output_abort(&out);
+		return ret;
+	}
+	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
+	return 0;
+}
+
+/*
+ * Writes, gunzips and unpacks into f->p; fails the test on any error. The
+ * writer streams the Profile in parts, so it also checks that the bytes
+ * are exactly protobuf-c's own packing of what was unpacked.
+ */
+static Profile *convert(struct fixture *f)
+{
+	uint8_t *raw, *repacked;
+	size_t raw_size;
+
+	assert_int_equal(write_model(f, &f->gz, &f->gz_size), 0);
+	raw = gunzip(f->gz, f->gz_size, &raw_size);
+	f->p = perftools__profiles__profile__unpack(NULL, raw_size, raw);
+	assert_non_null(f->p);
+	assert_int_equal(perftools__profiles__profile__get_packed_size(f->p), raw_size);
+	repacked = pc_xmalloc(raw_size);
+	perftools__profiles__profile__pack(f->p, repacked);
+	assert_memory_equal(repacked, raw, raw_size);
+	free(repacked);
+	free(raw);
+	return f->p;
+}
+
+static const char *str(const Profile *p, int64_t index)
+{
+	assert_true(index >= 0 && (size_t)index < p->n_string_table);
+	return p->string_table[index];
+}
+
+static pc_str_id intern(struct fixture *f, const char *text)
+{
+	return pc_model_intern_cstr(&f->m, text);
+}
+
+static uint32_t module(struct fixture *f, const char *name, const char *build_id)
+{
+	struct pc_module mod = {
+		.name = intern(f, name),
+		.build_id = intern(f, build_id),
+	};
+
+	return pc_model_add_module(&f->m, &mod);
+}
+
+static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address,
+		      const char *function, uint32_t flags)
+{
+	struct pc_frame fr = {
+		.module = mod,
+		.flags = PC_FRAME_HAS_ADDRESS | flags,
+		.address = address,
+		.function = function ? intern(f, function) : 0,
+	};
+
+	return pc_model_add_frame(&f->m, &fr);
+}
+
+static uint32_t source_frame(struct fixture *f, uint32_t mod, uint64_t address,
+			     const char *function, const char *file, uint32_t line)
+{
+	struct pc_frame fr = {
+		.module = mod,
+		.flags = PC_FRAME_HAS_ADDRESS,
+		.address = address,
+		.function = intern(f, function),
+		.file = intern(f, file),
+		.line = line,
+	};
+
+	return pc_model_add_frame(&f->m, &fr);
+}
+
+static int column(struct fixture *f, const char *type)
+{
+	return pc_model_add_column(&f->m, type, "count");
+}
+
+static void add(struct fixture *f, uint32_t stack, uint32_t labels, uint32_t branches,
+		int col, uint64_t count)
+{
+	struct pc_sample s = { .stack = stack, .labels = labels, .branches = branches };
+
+	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)col, count), 0);
+}
+
+static void assert_ids(const uint64_t *ids, size_t n, const uint64_t *want, size_t nwant)
+{
+	assert_int_equal(n, nwant);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(ids[i], want[i]);
+}
+
+#define ASSERT_IDS(ids, n, ...) \
+	do { \
+		const uint64_t want_[] = { __VA_ARGS__ }; \
+		assert_ids((ids), (n), want_, PC_ARRAY_SIZE(want_)); \
+	} while (0)
+
+static const char *function_name(const Profile *p, uint64_t id)
+{
+	assert_true(id >= 1 && id <= p->n_function);
+	assert_int_equal(p->function[id - 1]->id, id);
+	return str(p, p->function[id - 1]->name);
+}
+
+/* The function name of line i of location id. */
+static const char *line_name(const Profile *p, uint64_t id, size_t i)
+{
+	const Perftools__Profiles__Location *loc = p->location[id - 1];
+
+	assert_int_equal(loc->id, id);
+	assert_true(i < loc->n_line);
+	return function_name(p, loc->line[i]->function_id);
+}
+
+static const struct pc_warning *warning_like(const struct pc_ctx *ctx, const char *part)
+{
+	for (size_t i = 0; i < ctx->nwarnings; i++)
+		if (strstr(ctx->warnings[i].text, part))
+			return &ctx->warnings[i];
+	return NULL;
+}
+
+static bool has_comment(const Profile *p, const char *text)
+{
+	for (size_t i = 0; i < p->n_comment; i++)
+		if (!strcmp(str(p, p->comment[i]), text))
+			return true;
+	return false;
+}
+
+/* ---- tests ---- */
+
+static void test_empty_model_still_has_a_sample_type(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p = convert(f);
+
+	assert_true(p->n_string_table >= 1);
+	assert_string_equal(p->string_table[0], "");
+	assert_int_equal(p->n_sample_type, 1);
+	assert_string_equal(str(p, p->sample_type[0]->type), "samples");
+	assert_string_equal(str(p, p->sample_type[0]->unit), "count");
+	assert_string_equal(str(p, p->default_sample_type), "samples");
+	assert_int_equal(p->n_sample, 0);
+	assert_int_equal(p->n_mapping, 0);
+	assert_int_equal(p->time_nanos, 0);
+	assert_null(p->period_type);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+static void test_gzip_header_is_fixed(void **state)
+{
+	struct fixture *f = *state;
+	static const unsigned char header[10] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 0, 3 };
+
+	column(f, "samples");
+	convert(f);
+	assert_true(f->gz_size > sizeof(header));
+	assert_memory_equal(f->gz, header, sizeof(header));
+}
+
+static void test_string_table_interned_and_used_only(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t mod = module(f, "app", "");
+	uint32_t a = frame(f, mod, 0x10, "work", 0), b = frame(f, mod, 0x20, "work", 0);
+	uint32_t stack[] = { a, b };
+	Profile *p;
+
+	intern(f, "never used");
+	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	p = convert(f);
+	assert_string_equal(p->string_table[0], "");
+	for (size_t i = 1; i < p->n_string_table; i++) {
+		assert_string_not_equal(p->string_table[i], "never used");
+		assert_string_not_equal(p->string_table[i], "");
+		for (size_t j = 0; j < i; j++)
+			assert_string_not_equal(p->string_table[i], p->string_table[j]);
+	}
+	/* two locations, one function "work" */
+	assert_int_equal(p->n_location, 2);
+	assert_int_equal(p->n_function, 1);
+	assert_int_equal(p->function[0]->name, p->function[0]->system_name);
+}
+
+static void test_dense_ids_and_leaf_first(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app.exe", ""), lib = module(f, "lib.dll", "");
+	uint32_t leaf = frame(f, lib, 0x500, "leaf", 0);
+	uint32_t mid = frame(f, app, 0x200, "mid", 0);
+	uint32_t root = frame(f, app, 0x100, "main", 0);
+	uint32_t stack[] = { leaf, mid, root }, other[] = { mid, root };
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 5);
+	add(f, pc_model_add_stack(&f->m, other, 2), 0, 0, col, 2);
+	p = convert(f);
+
+	assert_int_equal(p->n_mapping, 2);
+	assert_int_equal(p->mapping[0]->id, 1);
+	assert_string_equal(str(p, p->mapping[0]->filename), "app.exe");
+	assert_int_equal(p->mapping[1]->id, 2);
+	assert_string_equal(str(p, p->mapping[1]->filename), "lib.dll");
+	assert_int_equal(p->n_location, 3);
+	assert_int_equal(p->n_function, 3);
+	assert_int_equal(p->n_sample, 2);
+	for (size_t i = 0; i < p->n_location; i++)
+		assert_int_equal(p->location[i]->id, i + 1);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		const char *leaf_name = line_name(p, s->location_id[0], 0);
+
+		if (s->n_location_id == 3) {
+			assert_string_equal(leaf_name, "leaf");
+			assert_string_equal(line_name(p, s->location_id[1], 0), "mid");
+			assert_string_equal(line_name(p, s->location_id[2], 0), "main");
+			assert_int_equal(s->value[0], 5);
+		} else {
+			assert_int_equal(s->n_location_id, 2);
+			assert_string_equal(leaf_name, "mid");
+			assert_int_equal(s->value[0], 2);
+		}
+	}
+	/* the leaf location lies in lib.dll, the others in app.exe */
+	for (size_t i = 0; i < p->n_location; i++) {
+		const Perftools__Profiles__Location *loc = p->location[i];
+
+		if (!strcmp(line_name(p, loc->id, 0), "leaf")) {
+			assert_int_equal(loc->mapping_id, 2);
+			assert_int_equal(loc->address, 0x500);
+		} else {
+			assert_int_equal(loc->mapping_id, 1);
+		}
+	}
+}
+
+static void test_inline_frames_fold_into_physical_location(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	uint32_t inner = frame(f, app, 0x1234, "inner", PC_FRAME_INLINE);
+	uint32_t middle = frame(f, app, 0x1234, "middle", PC_FRAME_INLINE);
+	uint32_t outer = frame(f, app, 0x1234, "outer", 0);
+	uint32_t root = frame(f, app, 0x100, "main", 0);
+	uint32_t stack[] = { inner, middle, outer, root };
+	const Perftools__Profiles__Location *loc;
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 4), 0, 0, col, 1);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 1);
+	assert_int_equal(p->sample[0]->n_location_id, 2);
+	assert_int_equal(p->n_location, 2);
+	loc = p->location[p->sample[0]->location_id[0] - 1];
+	assert_int_equal(loc->address, 0x1234);
+	assert_int_equal(loc->n_line, 3);
+	assert_string_equal(line_name(p, loc->id, 0), "inner");
+	assert_string_equal(line_name(p, loc->id, 1), "middle");
+	assert_string_equal(line_name(p, loc->id, 2), "outer");
+	loc = p->location[p->sample[0]->location_id[1] - 1];
+	assert_int_equal(loc->n_line, 1);
+	assert_string_equal(line_name(p, loc->id, 0), "main");
+	assert_int_equal(p->n_function, 4);
+	assert_true(p->mapping[0]->has_functions);
+	assert_true(p->mapping[0]->has_inline_frames);
+}
+
+static void test_unnamed_frames_give_bare_locations(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", ""), lib = module(f, "lib", "");
+	uint32_t bare = frame(f, app, 0x10, NULL, 0);
+	uint32_t named = source_frame(f, lib, 0x20, "fn", "fn.c", 7);
+	uint32_t stack[] = { bare, named };
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	p = convert(f);
+	assert_int_equal(p->location[0]->n_line, 0);
+	assert_int_equal(p->location[0]->mapping_id, 1);
+	assert_false(p->mapping[0]->has_functions);
+	assert_false(p->mapping[0]->has_filenames);
+	assert_false(p->mapping[0]->has_line_numbers);
+	assert_int_equal(p->location[1]->n_line, 1);
+	assert_int_equal(p->location[1]->line[0]->line, 7);
+	assert_int_equal(p->n_function, 1);
+	assert_string_equal(str(p, p->function[0]->filename), "fn.c");
+	assert_true(p->mapping[1]->has_functions);
+	assert_true(p->mapping[1]->has_filenames);
+	assert_true(p->mapping[1]->has_line_numbers);
+	assert_false(p->mapping[1]->has_inline_frames);
+}
+
+static void test_functions_keyed_by_name_and_file(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	uint32_t a = source_frame(f, app, 0x10, "fn", "a.c", 1);
+	uint32_t b = source_frame(f, app, 0x20, "fn", "a.c", 2);
+	uint32_t c = source_frame(f, app, 0x30, "fn", "b.c", 3);
+	uint32_t stack[] = { a, b, c };
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 1);
+	p = convert(f);
+	assert_int_equal(p->n_location, 3);
+	assert_int_equal(p->n_function, 2);
+	assert_int_equal(p->location[0]->line[0]->function_id, 1);
+	assert_int_equal(p->location[1]->line[0]->function_id, 1);
+	assert_int_equal(p->location[2]->line[0]->function_id, 2);
+	assert_string_equal(str(p, p->function[1]->filename), "b.c");
+}
+
+static void test_sample_types_and_default(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t app = module(f, "app", "");
+	uint32_t leaf = frame(f, app, 0x10, "fn", 0);
+	uint32_t stack;
+	int a = column(f, "alpha"), b = pc_model_add_column(&f->m, "beta", "nanoseconds");
+	int c = column(f, "gamma");
+	Profile *p;
+
+	pc_model_set_default_column(&f->m, b);
+	stack = pc_model_add_stack(&f->m, &leaf, 1);
+	add(f, stack, 0, 0, a, 1);
+	add(f, stack, 0, 0, b, 2000);
+	add(f, stack, 0, 0, c, 3);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 3);
+	assert_string_equal(str(p, p->sample_type[0]->type), "alpha");
+	assert_string_equal(str(p, p->sample_type[1]->type), "beta");
+	assert_string_equal(str(p, p->sample_type[1]->unit), "nanoseconds");
+	assert_string_equal(str(p, p->sample_type[2]->type), "gamma");
+	assert_string_equal(str(p, p->sample_type[2]->unit), "count");
+	assert_string_equal(str(p, p->default_sample_type), "beta");
+	assert_int_equal(p->n_sample, 1);
+	assert_int_equal(p->sample[0]->n_value, 3);
+	assert_int_equal(p->sample[0]->value[0], 1);
+	assert_int_equal(p->sample[0]->value[1], 2000);
+	assert_int_equal(p->sample[0]->value[2], 3);
+}
+
+static void test_samples_merge_after_dropping_branches(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	uint32_t x = frame(f, app, 0x10, "x", 0), y = frame(f, app, 0x20, "y", 0);
+	struct pc_branch branch = { .from = x, .to = y };
+	uint32_t stack = pc_model_add_stack(&f->m, &x, 1);
+	const struct pc_warning *warning;
+	Profile *p;
+
+	add(f, stack, 0, 0, col, 40);
+	add(f, stack, 0, pc_model_add_branches(&f->m, &branch, 1), col, 2);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 1);
+	assert_int_equal(p->sample[0]->value[0], 42);
+	ASSERT_IDS(p->sample[0]->location_id, p->sample[0]->n_location_id, 1);
+	warning = warning_like(&f->ctx, "pprof keeps no branch stacks of samples that have call stacks");
+	assert_non_null(warning);
+	assert_int_equal(warning->count, 1);
+}
+
+static void test_labels_keep_units_and_zero(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	uint32_t leaf = frame(f, app, 0x10, "fn", 0);
+	uint32_t stack = pc_model_add_stack(&f->m, &leaf, 1);
+	struct pc_label first[] = {
+		{ .key = intern(f, "pid"), .num = 0, .unit = intern(f, "pid") },
+		{ .key = intern(f, "thread"), .str = intern(f, "main thread") },
+		{ .key = intern(f, "bytes"), .num = -7 },
+	};
+	struct pc_label second[] = {
+		{ .key = intern(f, "pid"), .num = 4242, .unit = intern(f, "pid") },
+	};
+	size_t checked = 0;
+	Profile *p;
+
+	add(f, stack, pc_model_add_labels(&f->m, first, 3), 0, col, 1);
+	add(f, stack, pc_model_add_labels(&f->m, second, 1), 0, col, 2);
+	add(f, stack, pc_model_add_labels(&f->m, second, 1), 0, col, 3);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 2);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+
+		for (size_t j = 0; j < s->n_label; j++) {
+			const Perftools__Profiles__Label *l = s->label[j];
+			const char *key = str(p, l->key);
+
+			if (!strcmp(key, "pid") && s->value[0] == 1) {
+				assert_int_equal(l->num, 0);
+				assert_string_equal(str(p, l->num_unit), "pid");
+				assert_int_equal(l->str, 0);
+			} else if (!strcmp(key, "pid")) {
+				assert_int_equal(s->value[0], 5);
+				assert_int_equal(l->num, 4242);
+				assert_string_equal(str(p, l->num_unit), "pid");
+			} else if (!strcmp(key, "thread")) {
+				assert_string_equal(str(p, l->str), "main thread");
+				assert_int_equal(l->num, 0);
+				assert_int_equal(l->num_unit, 0);
+			} else {
+				assert_string_equal(key, "bytes");
+				assert_int_equal(l->num, -7);
+				assert_int_equal(l->num_unit, 0);
+			}
+			checked++;
+		}
+	}
+	assert_int_equal(checked, 4);
+}
+
+static void test_lbr_becomes_to_from_samples(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "lbr_branch");
+	uint32_t app = module(f, "app", "");
+	uint32_t f1 = frame(f, app, 0x100, NULL, 0), t1 = frame(f, app, 0x200, NULL, 0);
+	uint32_t f2 = frame(f, app, 0x300, NULL, 0), t2 = frame(f, app, 0x400, NULL, 0);
+	struct pc_branch record[] = { { .from = f1, .to = t1 }, { .from = f2, .to = t2 } };
+	struct pc_branch again[] = { { .from = f2, .to = t2 } };
+	uint64_t total = 0;
+	Profile *p;
+
+	add(f, 0, 0, pc_model_add_branches(&f->m, record, 2), col, 3);
+	add(f, 0, 0, pc_model_add_branches(&f->m, again, 1), col, 10);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 2);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Sample *s = p->sample[i];
+		uint64_t to = p->location[s->location_id[0] - 1]->address;
+		uint64_t from = p->location[s->location_id[1] - 1]->address;
+
+		assert_int_equal(s->n_location_id, 2);
+		if (to == 0x200) {
+			assert_int_equal(from, 0x100);
+			assert_int_equal(s->value[0], 3);
+		} else {
+			assert_int_equal(to, 0x400);
+			assert_int_equal(from, 0x300);
+			assert_int_equal(s->value[0], 13);
+		}
+		total += (uint64_t)s->value[0];
+	}
+	assert_int_equal(total, 16);
+	assert_true(has_comment(p, "lbr_branch samples are branch edges: each stack is "
+				"[to, from] (target as leaf), not a call stack"));
+}
+
+static void test_spt_style_mapping(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "unhalted_cycle");
+	uint32_t app = module(f, "app.exe", "6d2a9f130c4b4e8a9f213b7c55d1e0a41a");
+	uint32_t unused = module(f, "unused.dll", "00000000000000000000000000000000" "0");
+	uint32_t low = frame(f, app, 0x1000, NULL, 0), high = frame(f, app, 0x2345, NULL, 0);
+	const Perftools__Profiles__Mapping *map;
+	Profile *p;
+
+	assert_int_equal(unused, 2);
+	add(f, pc_model_add_stack(&f->m, &low, 1), 0, 0, col, 7);
+	add(f, pc_model_add_stack(&f->m, &high, 1), 0, 0, col, (1ull << 62) + 3);
+	p = convert(f);
+	assert_int_equal(p->n_mapping, 2);
+	map = p->mapping[0];
+	assert_int_equal(map->id, 1);
+	assert_int_equal(map->memory_start, 0);
+	assert_int_equal(map->memory_limit, 0x2346);
+	assert_int_equal(map->file_offset, 0);
+	assert_string_equal(str(p, map->build_id), "6d2a9f130c4b4e8a9f213b7c55d1e0a41a");
+	assert_false(map->has_functions);
+	map = p->mapping[1];
+	assert_string_equal(str(p, map->filename), "unused.dll");
+	assert_int_equal(map->memory_limit, 0);
+	for (size_t i = 0; i < p->n_sample; i++) {
+		const Perftools__Profiles__Location *loc = p->location[p->sample[i]->location_id[0] - 1];
+
+		assert_int_equal(loc->n_line, 0);
+		assert_int_equal(loc->mapping_id, 1);
+		if (loc->address == 0x2345)
+			assert_int_equal(p->sample[i]->value[0], (int64_t)((1ull << 62) + 3));
+		else
+			assert_int_equal(p->sample[i]->value[0], 7);
+	}
+}
+
+static void test_module_range_is_used(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	struct pc_module mod = {
+		.name = intern(f, "/usr/lib/libc.so.6"),
+		.start = 0x7f0000000000,
+		.limit = 0x7f0000100000,
+		.file_offset = 0x1000,
+		.has_range = true,
+	};
+	uint32_t libc = pc_model_add_module(&f->m, &mod);
+	uint32_t rel = frame(f, libc, 0x40, "rel", 0);
+	uint32_t abs = frame(f, libc, 0x7f0000000080, "abs", PC_FRAME_ABSOLUTE);
+	uint32_t stack[] = { rel, abs };
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	p = convert(f);
+	assert_int_equal(p->mapping[0]->memory_start, 0x7f0000000000);
+	assert_int_equal(p->mapping[0]->memory_limit, 0x7f0000100000);
+	assert_int_equal(p->mapping[0]->file_offset, 0x1000);
+	assert_int_equal(p->location[0]->address, 0x7f0000000040);
+	assert_int_equal(p->location[1]->address, 0x7f0000000080);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+static void test_metadata_and_comments(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	column(f, "samples");
+	pc_model_add_source(&f->m, "spt");
+	pc_model_add_source(&f->m, "perf-script");
+	pc_model_add_comment(&f->m, "SPT v1, %d program ids", 2);
+	f->m.time_nanos = 1700000000000000000;
+	f->m.duration_nanos = 5000000000;
+	f->m.period_type.type = intern(f, "cpu");
+	f->m.period_type.unit = intern(f, "nanoseconds");
+	f->m.period = 1000000;
+	p = convert(f);
+	assert_int_equal(p->n_comment, 2);
+	assert_string_equal(str(p, p->comment[0]),
+			    "converted by profconv " PC_VERSION " from spt, perf-script");
+	assert_string_equal(str(p, p->comment[1]), "SPT v1, 2 program ids");
+	assert_int_equal(p->time_nanos, 1700000000000000000);
+	assert_int_equal(p->duration_nanos, 5000000000);
+	assert_non_null(p->period_type);
+	assert_string_equal(str(p, p->period_type->type), "cpu");
+	assert_string_equal(str(p, p->period_type->unit), "nanoseconds");
+	assert_int_equal(p->period, 1000000);
+}
+
+static void test_arcs_dropped_with_one_warning(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t app = module(f, "app", "");
+	uint32_t a = frame(f, app, 0x10, "a", 0), b = frame(f, app, 0x20, "b", 0);
+	const struct pc_warning *warning;
+
+	column(f, "samples");
+	assert_int_equal(pc_model_add_arc(&f->m, a, b, PC_ARC_CALL, 5), 0);
+	assert_int_equal(pc_model_add_arc(&f->m, b, a, PC_ARC_BRANCH, 5), 0);
+	convert(f);
+	warning = warning_like(&f->ctx, "pprof keeps no arcs: 2 arcs dropped");
+	assert_non_null(warning);
+	assert_int_equal(warning->count, 1);
+	assert_int_equal(f->ctx.nwarnings, 1);
+}
+
+static void test_strict_turns_lost_arcs_into_an_error(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t app = module(f, "app", "");
+	uint32_t a = frame(f, app, 0x10, "a", 0);
+	char *gz = NULL;
+	size_t gz_size = 0;
+
+	f->ctx.opt.strict = true;
+	column(f, "samples");
+	assert_int_equal(pc_model_add_arc(&f->m, a, a, PC_ARC_CALL, 1), 0);
+	assert_int_equal(write_model(f, &gz, &gz_size), -1);
+	assert_int_equal(f->ctx.err.status, PC_STATUS_INPUT);
+	assert_non_null(strstr(f->ctx.err.message, "arcs dropped"));
+	assert_null(gz);
+}
+
+static void test_merged_overflow_is_an_error(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "lbr_branch");
+	uint32_t app = module(f, "app", "");
+	uint32_t x = frame(f, app, 0x10, NULL, 0), y = frame(f, app, 0x20, NULL, 0);
+	struct pc_branch twice[] = { { .from = x, .to = y }, { .from = x, .to = y } };
+	char *gz = NULL;
+	size_t gz_size = 0;
+
+	add(f, 0, 0, pc_model_add_branches(&f->m, twice, 2), col, PC_COUNT_MAX);
+	assert_int_equal(write_model(f, &gz, &gz_size), -1);
+	assert_non_null(strstr(f->ctx.err.message, "'lbr_branch'"));
+}
+
+static void test_output_is_deterministic(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "01");
+	uint32_t a = frame(f, app, 0x10, "a", 0), b = frame(f, app, 0x20, "b", 0);
+	uint32_t stack[] = { a, b };
+	struct pc_label label = { .key = intern(f, "tid"), .num = 3, .unit = intern(f, "tid") };
+	char *first = NULL, *second = NULL;
+	size_t first_size = 0, second_size = 0;
+
+	add(f, pc_model_add_stack(&f->m, stack, 2), pc_model_add_labels(&f->m, &label, 1), 0,
+	    col, 9);
+	add(f, pc_model_add_stack(&f->m, stack + 1, 1), 0, 0, col, 1);
+	assert_int_equal(write_model(f, &first, &first_size), 0);
+	assert_int_equal(write_model(f, &second, &second_size), 0);
+	assert_int_equal(first_size, second_size);
+	assert_memory_equal(first, second, first_size);
+	free(first);
+	free(second);
+}
+
+static void test_invalid_utf8_replaced(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = pc_model_add_module(&f->m, &(struct pc_module){
+		.name = pc_model_intern(&f->m, "caf\xe9.exe", 8),
+	});
+	uint32_t a = frame(f, app, 0x10, "ok\xc3\xa9", 0);
+	uint32_t b = frame(f, app, 0x20, "bad\xff\xfe", 0);
+	struct pc_frame nul = { .module = app, .function = pc_model_intern(&f->m, "n\0l", 3) };
+	uint32_t stack[] = { a, b, pc_model_add_frame(&f->m, &nul) };
+	const struct pc_warning *warning;
+	Profile *p;
+
+	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 1);
+	p = convert(f);
+	assert_string_equal(str(p, p->mapping[0]->filename), "caf\xef\xbf\xbd.exe");
+	assert_string_equal(line_name(p, 1, 0), "ok\xc3\xa9");
+	assert_string_equal(line_name(p, 2, 0), "bad\xef\xbf\xbd\xef\xbf\xbd");
+	assert_string_equal(line_name(p, 3, 0), "n\xef\xbf\xbdl");
+	warning = warning_like(&f->ctx, "replaced invalid UTF-8 in 3 strings by U+FFFD");
+	assert_non_null(warning);
+	assert_int_equal(warning->count, 1);
+}
+
+static void test_unfinalized_model_is_refused(void **state)
+{
+	struct fixture *f = *state;
+	const struct pc_writer *writer = pc_writer_find("pprof");
+	struct pc_output out;
+	char *gz = NULL;
+	size_t gz_size = 0;
+
+	assert_int_equal(pc_output_to_memory(&out, &gz, &gz_size, &f->ctx.err), 0);
+	assert_int_equal(writer->write(&f->ctx, &f->m, &out), -1);
+	pc_output_abort(&out);
+	assert_non_null(strstr(f->ctx.err.message, "not finalized"));
+}
+
+static void test_descriptor(void **state)
+{
+	(void)state;
+	assert_ptr_equal(pc_writer_for_path("out.pb.gz"), pc_writer_find("pprof"));
+	assert_ptr_equal(pc_writer_for_path("x.pprof"), pc_writer_find("pprof"));
+	assert_true(pc_writer_find("pprof")->keeps & PC_PART_STACKS);
+	assert_false(pc_writer_find("pprof")->keeps & PC_PART_ARCS);
+}
+
+#define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		TEST(test_empty_model_still_has_a_sample_type),
+		TEST(test_gzip_header_is_fixed),
+		TEST(test_string_table_interned_and_used_only),
+		TEST(test_dense_ids_and_leaf_first),
+		TEST(test_inline_frames_fold_into_physical_location),
+		TEST(test_unnamed_frames_give_bare_locations),
+		TEST(test_functions_keyed_by_name_and_file),
+		TEST(test_sample_types_and_default),
+		TEST(test_samples_merge_after_dropping_branches),
+		TEST(test_labels_keep_units_and_zero),
+		TEST(test_lbr_becomes_to_from_samples),
+		TEST(test_spt_style_mapping),
+		TEST(test_module_range_is_used),
+		TEST(test_metadata_and_comments),
+		TEST(test_arcs_dropped_with_one_warning),
+		TEST(test_strict_turns_lost_arcs_into_an_error),
+		TEST(test_merged_overflow_is_an_error),
+		TEST(test_output_is_deterministic),
+		TEST(test_invalid_utf8_replaced),
+		TEST(test_unfinalized_model_is_refused),
+		TEST(test_descriptor),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
