@@ -3,6 +3,8 @@
 
 #include <stdarg.h>
 
+static void set_message(struct pc_error *err, const char *fmt, va_list ap) PC_PRINTF(2, 0);
+
 static void set_message(struct pc_error *err, const char *fmt, va_list ap)
 {
 	vsnprintf(err->message, sizeof(err->message), fmt, ap);

@@ -1011,9 +1011,13 @@ static int write_gzip(struct pc_ctx *ctx, const struct pprof_writer *w,
 
 	sink->base.append = gzip_sink_append;
 	sink->fp = out->fp;
-	/* a fixed header: no name, no mtime, OS "Unix", so output is reproducible */
+	/*
+	 * A fixed header (no name, no mtime, OS "Unix") keeps output
+	 * reproducible. The fastest level: on profiles deflate dominated the
+	 * writer's time at the default level, for output only 7% smaller.
+	 */
 	sink->header = (gz_header){ .os = 3 };
-	if (deflateInit2(&sink->stream, Z_DEFAULT_COMPRESSION, Z_DEFLATED, 15 + 16, 8,
+	if (deflateInit2(&sink->stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
 			 Z_DEFAULT_STRATEGY) != Z_OK) {
 		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot start gzip compression");
 		goto cleanup_sink;

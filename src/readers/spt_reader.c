@@ -1,0 +1,1316 @@
+/*
+ * spt_reader.c - reads Microsoft SPGO Sample Profile Trace files (.spt),
+ * and prints them for `profconv info` as SPTDump does.
+ *
+ * Source: the SPTDump page (seeds/000_*.txt), research/vsperf.md section 9
+ * and DESIGN.md section 3.1, which decides where the page is unclear. No
+ * public .spt file exists; the .sptspec files in samples/ describe the test inputs.
+ *
+ * Versions: version 1 only (any other version is an error). The signature
+ * is accepted as the little-endian value 0x5350543A (bytes 3A 54 50 53, as
+ * the page's number says) and as the text "SPT:" (as its comment says).
+ *
+ * What maps where:
+ *   program id i       -> module: name = its string-table name, build id =
+ *                         GUID Data1 %08x Data2 %04x Data3 %04x Data4 8 x
+ *                         %02x then age %x, lowercase, no dashes
+ *   IP records         -> one-frame samples (frame = module + RVA, flag
+ *                         HAS_ADDRESS, module-relative) with count
+ *                         1 + repeat per RVA, in columns unhalted_cycle
+ *                         (0x01), retired_instr (0x02), retired_branch
+ *                         (0x03), l1i_miss (0x04), l1d_miss (0x05), timer
+ *                         (0x41); unit "count"
+ *   LBR (0x10)         -> one sample per record: empty stack, branch stack
+ *                         of its N (to, from) pairs in record order (taken
+ *                         as newest first), column lbr_branch
+ *   ETW call stack     -> one sample per record whose stack is the N RVAs,
+ *   (0x42)                RVA[0] the leaf, column callstack
+ *   header             -> source "spt", comment "SPT v1, N program ids",
+ *                         one fact per header field ("spt.version", ...)
+ * Columns are added in that fixed order, only for kinds present; the first
+ * present is the default column (unless an earlier input set one).
+ *
+ * What is lost: RawDataId and TargetArch (reserved, kept only as facts),
+ * the unused slots of the tables, and the record order: identical samples
+ * are merged. The arcs SPGO derives from call stacks (consecutive pairs)
+ * are not added: they follow from the stacks. Records with N = 0 add
+ * nothing.
+ *
+ * Decoding streams through struct pc_input: memory grows with the distinct
+ * (program, kind, RVA) keys and distinct LBR/stack records, not with the
+ * file. IP hits are counted in one flat open-addressing table keyed by
+ * (module, kind, RVA), its slots prefetched a record at a time and kept in
+ * huge pages when large, and pushed into the model once at the end.
+ */
+#define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
+#include "core/format.h"
+#include "readers/spt_format.h"
+
+#include <sys/mman.h>
+
+#define FORMAT "spt"
+#define WINDOW_BYTES (64u * 1024)
+#define MAX_RECORD_BYTES (SPT_DATA_HEADER_SIZE + SPT_MAX_ITEMS * SPT_LBR_PAIR_SIZE)
+
+/* decode_events relies on a whole record fitting in one window. */
+_Static_assert(WINDOW_BYTES > MAX_RECORD_BYTES, "the window holds any record");
+
+struct spt_header {
+	uint32_t signature, version, raw_data_id, target_arch;
+	uint32_t strtab_offset, progid_offset;
+	uint16_t strtab_used, strtab_capacity, progids_used, progid_capacity;
+	bool text_signature;
+	uint64_t events_offset;
+};
+
+struct spt_progid {
+	uint32_t data1;
+	uint16_t data2, data3;
+	uint8_t data4[8];
+	uint32_t age, name_index;
+	const char *name; /* into spt_file.strtab, NUL-terminated */
+	size_t name_len;
+};
+
+struct spt_file {
+	struct spt_header hdr;
+	uint8_t *strtab; /* the used bytes of the string table */
+	struct spt_progid *progids;
+};
+
+/* One decoded record, as the decoder hands it to its consumer. */
+struct spt_record {
+	uint64_t offset;
+	unsigned op;
+	enum spt_kind kind;   /* SPT_KIND_NONE for BINARY_ID and REPEAT */
+	unsigned progid;      /* of the segment (or of the BINARY_ID) */
+	unsigned n;           /* items of a data record */
+	const uint8_t *items; /* n raw items (u32 RVA, or u32 to + u32 from) */
+	uint64_t repeat;      /* data record: in effect; REPEAT: its value */
+	uint64_t count;       /* data record: 1 + repeat */
+	uint32_t length;      /* BINARY_ID: segment length (counts itself) */
+	uint64_t end;         /* BINARY_ID: offset where the segment ends */
+};
+
+typedef int (*spt_record_fn)(void *data, const struct spt_record *rec);
+
+struct spt_decoder {
+	struct pc_ctx *ctx;
+	struct pc_input *in;
+	const struct spt_file *file;
+	spt_record_fn emit;
+	void *data;
+
+	bool in_segment, had_segment;
+	unsigned progid;
+	uint64_t segment_offset, segment_end;
+	bool have_repeat;
+	uint64_t repeat, repeat_offset;
+	uint64_t records;
+};
+
+/* --- header and tables --- */
+
+static bool signature_is_le(const uint8_t *p)
+{
+	return spt_le32(p) == SPT_SIGNATURE;
+}
+
+static bool signature_is_text(const uint8_t *p)
+{
+	return !memcmp(p, SPT_SIGNATURE_TEXT, 4);
+}
+
+static int read_header(struct pc_ctx *ctx, struct pc_input *in,
+		       struct spt_header *hdr)
+{
+	const uint8_t *p;
+	size_t have = pc_input_fill(in, SPT_HEADER_SIZE, &p);
+
+	if (pc_input_check_io(in, &ctx->err))
+		return -1;
+	if (have < SPT_HEADER_SIZE)
+		return pc_fail_at(&ctx->err, FORMAT, 0,
+				  "truncated header: expected %u bytes, found %zu",
+				  SPT_HEADER_SIZE, have);
+	if (!signature_is_le(p) && !signature_is_text(p))
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_SIGNATURE,
+				  "bad signature %02x %02x %02x %02x (expected the bytes "
+				  "3a 54 50 53, i.e. the little-endian value 0x5350543a, "
+				  "or the text \"SPT:\")", p[0], p[1], p[2], p[3]);
+	*hdr = (struct spt_header){
+		.signature = spt_le32(p + SPT_OFF_SIGNATURE),
+		.text_signature = signature_is_text(p),
+		.version = spt_le32(p + SPT_OFF_VERSION),
+		.raw_data_id = spt_le32(p + SPT_OFF_RAW_DATA_ID),
+		.target_arch = spt_le32(p + SPT_OFF_TARGET_ARCH),
+		.strtab_offset = spt_le32(p + SPT_OFF_STRTAB_OFFSET),
+		.progid_offset = spt_le32(p + SPT_OFF_PROGID_OFFSET),
+		.strtab_used = spt_le16(p + SPT_OFF_STRTAB_USED),
+		.strtab_capacity = spt_le16(p + SPT_OFF_STRTAB_CAPACITY),
+		.progids_used = spt_le16(p + SPT_OFF_PROGIDS_USED),
+		.progid_capacity = spt_le16(p + SPT_OFF_PROGID_CAPACITY),
+	};
+	hdr->events_offset = (uint64_t)hdr->progid_offset +
+			     (uint64_t)hdr->progid_capacity * SPT_PROGID_SIZE;
+	pc_input_consume(in, SPT_HEADER_SIZE);
+	return 0;
+}
+
+static bool past_end(uint64_t size, uint64_t end)
+{
+	return size != PC_SIZE_UNKNOWN && end > size;
+}
+
+static int check_strtab_layout(struct pc_ctx *ctx, const struct spt_header *hdr,
+			       uint64_t size)
+{
+	uint64_t end = (uint64_t)hdr->strtab_offset + hdr->strtab_capacity;
+
+	if (hdr->strtab_offset < SPT_HEADER_SIZE)
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_STRTAB_OFFSET,
+				  "string table offset 0x%x overlaps the header "
+				  "(expected at least 0x%x)", hdr->strtab_offset,
+				  SPT_HEADER_SIZE);
+	if (past_end(size, hdr->strtab_offset))
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_STRTAB_OFFSET,
+				  "string table offset 0x%x is past the end of the file "
+				  "(0x%llx bytes)", hdr->strtab_offset,
+				  (unsigned long long)size);
+	if (past_end(size, end))
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_STRTAB_CAPACITY,
+				  "string table capacity 0x%x at 0x%x ends at 0x%llx, past "
+				  "the end of the file (0x%llx bytes)", hdr->strtab_capacity,
+				  hdr->strtab_offset, (unsigned long long)end,
+				  (unsigned long long)size);
+	if (hdr->strtab_used > hdr->strtab_capacity)
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_STRTAB_USED,
+				  "string table used size 0x%x exceeds its capacity 0x%x",
+				  hdr->strtab_used, hdr->strtab_capacity);
+	if (hdr->progid_offset < end)
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_PROGID_OFFSET,
+				  "program-id table offset 0x%x is inside the string table "
+				  "(expected at least 0x%llx, where the string table ends)",
+				  hdr->progid_offset, (unsigned long long)end);
+	return 0;
+}
+
+static int check_progid_layout(struct pc_ctx *ctx, const struct spt_header *hdr,
+			       uint64_t size)
+{
+	if (past_end(size, hdr->progid_offset))
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_PROGID_OFFSET,
+				  "program-id table offset 0x%x is past the end of the file "
+				  "(0x%llx bytes)", hdr->progid_offset,
+				  (unsigned long long)size);
+	if (past_end(size, hdr->events_offset))
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_PROGID_CAPACITY,
+				  "program-id table of capacity %u (x %u bytes) at 0x%x "
+				  "ends at 0x%llx, past the end of the file (0x%llx bytes)",
+				  hdr->progid_capacity, SPT_PROGID_SIZE, hdr->progid_offset,
+				  (unsigned long long)hdr->events_offset,
+				  (unsigned long long)size);
+	if (hdr->progids_used > hdr->progid_capacity)
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_PROGIDS_USED,
+				  "program ids used %u exceeds the capacity %u",
+				  hdr->progids_used, hdr->progid_capacity);
+	return 0;
+}
+
+static int check_version(struct pc_ctx *ctx, const struct spt_header *hdr)
+{
+	if (hdr->version != SPT_VERSION)
+		return pc_fail_at(&ctx->err, FORMAT, SPT_OFF_VERSION,
+				  "unsupported version %u (expected %u)", hdr->version,
+				  SPT_VERSION);
+	return 0;
+}
+
+/* Makes len bytes at offset (>= the current one) readable at *data. */
+static int read_at(struct pc_ctx *ctx, struct pc_input *in, uint64_t offset,
+		   size_t len, const char *what, const uint8_t **data)
+{
+	size_t have = 0;
+
+	if (pc_input_skip_to(in, offset))
+		have = pc_input_fill(in, len, data);
+	if (pc_input_check_io(in, &ctx->err))
+		return -1;
+	if (have < len)
+		return pc_fail_at(&ctx->err, FORMAT, pc_input_offset(in) + have,
+				  "truncated file: expected %s at 0x%llx-0x%llx, the "
+				  "input ends at 0x%llx", what, (unsigned long long)offset,
+				  (unsigned long long)(offset + len),
+				  (unsigned long long)(pc_input_offset(in) + have));
+	return 0;
+}
+
+static int read_strtab(struct pc_ctx *ctx, struct pc_input *in,
+		       struct spt_file *file)
+{
+	const uint8_t *p;
+
+	if (read_at(ctx, in, file->hdr.strtab_offset, file->hdr.strtab_used,
+		    "the string table", &p))
+		return -1;
+	file->strtab = pc_xmalloc(file->hdr.strtab_used + 1u);
+	memcpy(file->strtab, p, file->hdr.strtab_used);
+	file->strtab[file->hdr.strtab_used] = '\0';
+	pc_input_consume(in, file->hdr.strtab_used);
+	return 0;
+}
+
+static int resolve_name(struct pc_ctx *ctx, const struct spt_file *file,
+			unsigned id, struct spt_progid *prog)
+{
+	const struct spt_header *hdr = &file->hdr;
+	uint64_t entry = hdr->progid_offset + (uint64_t)id * SPT_PROGID_SIZE;
+	const uint8_t *nul;
+
+	if (prog->name_index >= hdr->strtab_used)
+		return pc_fail_at(&ctx->err, FORMAT, entry + SPT_PROGID_OFF_NAME,
+				  "program id %u: string index 0x%x is out of range "
+				  "(expected less than 0x%x, the used string table bytes)",
+				  id, prog->name_index, hdr->strtab_used);
+	nul = memchr(file->strtab + prog->name_index, '\0',
+		     hdr->strtab_used - prog->name_index);
+	if (!nul)
+		return pc_fail_at(&ctx->err, FORMAT,
+				  (uint64_t)hdr->strtab_offset + prog->name_index,
+				  "program id %u: the name at string index 0x%x is not "
+				  "NUL-terminated within the 0x%x used bytes of the string "
+				  "table", id, prog->name_index, hdr->strtab_used);
+	prog->name = (const char *)file->strtab + prog->name_index;
+	prog->name_len = (size_t)(nul - (file->strtab + prog->name_index));
+	return 0;
+}
+
+static int read_progids(struct pc_ctx *ctx, struct pc_input *in,
+			struct spt_file *file)
+{
+	size_t used = file->hdr.progids_used, bytes = used * SPT_PROGID_SIZE;
+	const uint8_t *p;
+
+	if (read_at(ctx, in, file->hdr.progid_offset, bytes,
+		    "the program-id table", &p))
+		return -1;
+	file->progids = pc_xcalloc(used, sizeof(*file->progids));
+	for (size_t i = 0; i < used; i++) {
+		const uint8_t *entry = p + i * SPT_PROGID_SIZE;
+		struct spt_progid *prog = &file->progids[i];
+
+		prog->data1 = spt_le32(entry);
+		prog->data2 = spt_le16(entry + 4);
+		prog->data3 = spt_le16(entry + 6);
+		memcpy(prog->data4, entry + 8, sizeof(prog->data4));
+		prog->age = spt_le32(entry + SPT_PROGID_OFF_AGE);
+		prog->name_index = spt_le32(entry + SPT_PROGID_OFF_NAME);
+	}
+	pc_input_consume(in, bytes);
+	for (size_t i = 0; i < used; i++)
+		if (resolve_name(ctx, file, (unsigned)i, &file->progids[i]))
+			return -1;
+	return 0;
+}
+
+/* Checks the layout against the file and reads both tables. */
+static int read_tables(struct pc_ctx *ctx, struct pc_input *in,
+		       struct spt_file *file)
+{
+	if (check_version(ctx, &file->hdr) ||
+	    check_strtab_layout(ctx, &file->hdr, in->size) ||
+	    check_progid_layout(ctx, &file->hdr, in->size) ||
+	    read_strtab(ctx, in, file) || read_progids(ctx, in, file))
+		return -1;
+	if (!pc_input_skip_to(in, file->hdr.events_offset)) {
+		if (pc_input_check_io(in, &ctx->err))
+			return -1;
+		return pc_fail_at(&ctx->err, FORMAT, pc_input_offset(in),
+				  "truncated file: expected the program-id table to end "
+				  "and the events to start at 0x%llx, the input ends at 0x%llx",
+				  (unsigned long long)file->hdr.events_offset,
+				  (unsigned long long)pc_input_offset(in));
+	}
+	return 0;
+}
+
+static void spt_file_release(struct spt_file *file)
+{
+	free(file->strtab);
+	free(file->progids);
+	file->strtab = NULL;
+	file->progids = NULL;
+}
+
+/* --- the record decoder, shared by read and info --- */
+
+/*
+ * A warning that --strict turns into an error: pc_warn then set an error
+ * without a place; give it this record's offset.
+ */
+static int strict_at(struct spt_decoder *d, int warned, uint64_t offset)
+{
+	char message[sizeof(d->ctx->err.message)];
+
+	if (!warned)
+		return 0;
+	memcpy(message, d->ctx->err.message, sizeof(message));
+	return pc_fail_at(&d->ctx->err, FORMAT, offset, "%s", message);
+}
+
+static int end_segment(struct spt_decoder *d)
+{
+	d->in_segment = false;
+	if (!d->have_repeat)
+		return 0;
+	d->have_repeat = false;
+	return strict_at(d, pc_warn(d->ctx, FORMAT,
+				    "REPEAT at 0x%llx is left dangling at the end of its "
+				    "segment (0x%llx); ignored",
+				    (unsigned long long)d->repeat_offset,
+				    (unsigned long long)d->segment_end),
+			 d->repeat_offset);
+}
+
+static int fail_outside_segment(struct spt_decoder *d, unsigned op, uint64_t offset)
+{
+	if (!d->had_segment)
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "%s record (0x%02x) before any BINARY_ID (expected a "
+				  "BINARY_ID record, 0x81, to start the events)",
+				  spt_op_name(op), op);
+	return pc_fail_at(&d->ctx->err, FORMAT, offset,
+			  "%s record (0x%02x) after the segment that ended at 0x%llx "
+			  "(expected a BINARY_ID record, 0x81, to start the next one)",
+			  spt_op_name(op), op, (unsigned long long)d->segment_end);
+}
+
+static int fail_crossing(struct spt_decoder *d, unsigned op, uint64_t offset,
+			 size_t size)
+{
+	return pc_fail_at(&d->ctx->err, FORMAT, offset,
+			  "%s record of %zu bytes crosses the end of its segment at "
+			  "0x%llx (%llu bytes left in the segment)", spt_op_name(op),
+			  size, (unsigned long long)d->segment_end,
+			  (unsigned long long)(d->segment_end - offset));
+}
+
+static int fail_truncated(struct spt_decoder *d, unsigned op, uint64_t offset,
+			  size_t size, size_t have)
+{
+	return pc_fail_at(&d->ctx->err, FORMAT, offset,
+			  "truncated %s record: expected %zu bytes, the input ends "
+			  "after %zu", spt_op_name(op), size, have);
+}
+
+/*
+ * Each decode_* function sees avail bytes at p (the record starts at
+ * offset) and at_end tells whether the input ends after them. It returns
+ * the record's size, 0 when it needs more bytes than avail (only when
+ * !at_end), or -1 on error.
+ */
+static long decode_binary_id(struct spt_decoder *d, const uint8_t *p, size_t avail,
+			     uint64_t offset, bool at_end)
+{
+	const struct spt_header *hdr = &d->file->hdr;
+	struct spt_record rec = { .offset = offset, .op = SPT_OP_BINARY_ID,
+				  .kind = SPT_KIND_NONE };
+
+	if (d->in_segment)
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "BINARY_ID record inside the segment of program id %u "
+				  "that starts at 0x%llx and ends at 0x%llx (expected a "
+				  "data or REPEAT record; segments do not nest)", d->progid,
+				  (unsigned long long)d->segment_offset,
+				  (unsigned long long)d->segment_end);
+	if (avail < SPT_BINARY_ID_SIZE)
+		return at_end ? fail_truncated(d, SPT_OP_BINARY_ID, offset,
+					       SPT_BINARY_ID_SIZE, avail) : 0;
+	rec.progid = spt_le16(p + SPT_BINARY_ID_OFF_PROGID);
+	rec.length = spt_le32(p + SPT_BINARY_ID_OFF_LENGTH);
+	rec.end = offset + SPT_BINARY_ID_OFF_LENGTH + rec.length;
+	if (rec.progid >= hdr->progids_used)
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "BINARY_ID program id %u is out of range (expected less "
+				  "than %u, the program ids used)", rec.progid,
+				  hdr->progids_used);
+	if (rec.length < 4)
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "BINARY_ID segment length %u is too small (expected at "
+				  "least 4: the length counts its own 4 bytes)", rec.length);
+	if (past_end(d->in->size, rec.end))
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "BINARY_ID segment of program id %u (length 0x%x) ends at "
+				  "0x%llx, past the end of the file (0x%llx bytes)",
+				  rec.progid, rec.length, (unsigned long long)rec.end,
+				  (unsigned long long)d->in->size);
+	d->in_segment = d->had_segment = true;
+	d->progid = rec.progid;
+	d->segment_offset = offset;
+	d->segment_end = rec.end;
+	if (d->emit(d->data, &rec))
+		return -1;
+	return SPT_BINARY_ID_SIZE;
+}
+
+static long decode_repeat(struct spt_decoder *d, const uint8_t *p, size_t avail,
+			  uint64_t offset, bool at_end)
+{
+	struct spt_record rec = { .offset = offset, .op = SPT_OP_REPEAT,
+				  .kind = SPT_KIND_NONE, .progid = d->progid };
+
+	if (!d->in_segment)
+		return fail_outside_segment(d, SPT_OP_REPEAT, offset);
+	if (offset + SPT_REPEAT_SIZE > d->segment_end)
+		return fail_crossing(d, SPT_OP_REPEAT, offset, SPT_REPEAT_SIZE);
+	if (avail < SPT_REPEAT_SIZE)
+		return at_end ? fail_truncated(d, SPT_OP_REPEAT, offset,
+					       SPT_REPEAT_SIZE, avail) : 0;
+	rec.repeat = spt_le64(p + SPT_REPEAT_OFF_COUNT);
+	if (d->have_repeat &&
+	    strict_at(d, pc_warn(d->ctx, FORMAT,
+				 "REPEAT at 0x%llx is followed by the REPEAT at 0x%llx, "
+				 "which replaces it", (unsigned long long)d->repeat_offset,
+				 (unsigned long long)offset), offset))
+		return -1;
+	d->have_repeat = true;
+	d->repeat = rec.repeat;
+	d->repeat_offset = offset;
+	if (d->emit(d->data, &rec))
+		return -1;
+	return SPT_REPEAT_SIZE;
+}
+
+static int take_count(struct spt_decoder *d, struct spt_record *rec)
+{
+	rec->repeat = d->have_repeat ? d->repeat : 0;
+	d->have_repeat = false;
+	if (rec->repeat >= PC_COUNT_MAX)
+		return pc_fail_at(&d->ctx->err, FORMAT, rec->offset,
+				  "count overflow: the REPEAT at 0x%llx (repeat %llu) makes "
+				  "this %s record count 1 + repeat times, past INT64_MAX "
+				  "(expected a repeat below %llu)",
+				  (unsigned long long)d->repeat_offset,
+				  (unsigned long long)rec->repeat, spt_op_name(rec->op),
+				  (unsigned long long)PC_COUNT_MAX);
+	rec->count = rec->repeat + 1;
+	return 0;
+}
+
+static long decode_data(struct spt_decoder *d, unsigned op, const uint8_t *p,
+			size_t avail, uint64_t offset, bool at_end)
+{
+	struct spt_record rec = { .offset = offset, .op = op,
+				  .kind = spt_op_kind(op), .progid = d->progid };
+	size_t size;
+
+	if (!d->in_segment)
+		return fail_outside_segment(d, op, offset);
+	if (offset + SPT_DATA_HEADER_SIZE > d->segment_end)
+		return fail_crossing(d, op, offset, SPT_DATA_HEADER_SIZE);
+	if (avail < SPT_DATA_HEADER_SIZE)
+		return at_end ? fail_truncated(d, op, offset, SPT_DATA_HEADER_SIZE,
+					       avail) : 0;
+	rec.n = p[1];
+	size = SPT_DATA_HEADER_SIZE + (size_t)rec.n * spt_item_size(op);
+	if (offset + size > d->segment_end)
+		return fail_crossing(d, op, offset, size);
+	if (avail < size)
+		return at_end ? fail_truncated(d, op, offset, size, avail) : 0;
+	rec.items = p + SPT_DATA_HEADER_SIZE;
+	if (take_count(d, &rec) || d->emit(d->data, &rec))
+		return -1;
+	return (long)size;
+}
+
+static long decode_record(struct spt_decoder *d, const uint8_t *p, size_t avail,
+			  uint64_t offset, bool at_end)
+{
+	unsigned op = p[0];
+
+	if (spt_op_kind(op) != SPT_KIND_NONE)
+		return decode_data(d, op, p, avail, offset, at_end);
+	if (op == SPT_OP_REPEAT)
+		return decode_repeat(d, p, avail, offset, at_end);
+	if (op == SPT_OP_BINARY_ID)
+		return decode_binary_id(d, p, avail, offset, at_end);
+	return pc_fail_at(&d->ctx->err, FORMAT, offset,
+			  "unknown opcode 0x%02x (expected a record opcode: 0x01-0x05, "
+			  "0x10, 0x41, 0x42, 0x81, 0x82)", op);
+}
+
+static int finish_events(struct spt_decoder *d, uint64_t offset)
+{
+	if (d->in_segment && offset < d->segment_end)
+		return pc_fail_at(&d->ctx->err, FORMAT, offset,
+				  "truncated segment: the segment of program id %u that "
+				  "starts at 0x%llx ends at 0x%llx, the input ends at 0x%llx",
+				  d->progid, (unsigned long long)d->segment_offset,
+				  (unsigned long long)d->segment_end,
+				  (unsigned long long)offset);
+	return d->in_segment ? end_segment(d) : 0;
+}
+
+static int decode_events(struct spt_decoder *d)
+{
+	for (;;) {
+		const uint8_t *p;
+		size_t have = pc_input_fill(d->in, WINDOW_BYTES, &p), pos = 0;
+		uint64_t base = pc_input_offset(d->in);
+		bool at_end = have < WINDOW_BYTES;
+
+		if (pc_input_check_io(d->in, &d->ctx->err))
+			return -1;
+		if (!have)
+			return finish_events(d, base);
+		while (pos < have) {
+			long size;
+
+			if (d->in_segment && base + pos == d->segment_end &&
+			    end_segment(d))
+				return -1;
+			size = decode_record(d, p + pos, have - pos, base + pos, at_end);
+			if (size < 0)
+				return -1;
+			if (!size)
+				break;
+			pos += (size_t)size;
+			d->records++;
+		}
+		pc_input_consume(d->in, pos);
+	}
+}
+
+/* --- read: aggregation, then the model --- */
+
+/*
+ * (module << 35 | kind << 32 | RVA) -> count; key 0 is an empty slot (model
+ * module ids start at 1). Keying by module rather than program id merges
+ * program ids that name the same module here, where the record's offset is
+ * known, rather than in the model.
+ */
+struct ip_slot {
+	uint64_t key, count;
+};
+
+struct ip_table {
+	struct ip_slot *slots;
+	size_t mask, count;
+	unsigned shift; /* 64 - log2(capacity) */
+};
+
+/* An LBR or call-stack record: (module, kind, raw items) -> count. */
+struct seq_entry {
+	uint64_t hash, count;
+	uint32_t module;
+	enum spt_kind kind;
+	size_t start; /* into seq_table.bytes */
+	uint32_t len; /* bytes */
+};
+
+struct seq_table {
+	struct seq_entry *entries;
+	size_t nentries, entries_cap;
+	uint8_t *bytes;
+	size_t nbytes, bytes_cap;
+	uint32_t *slots; /* entry index + 1; 0 = empty */
+	size_t mask;
+};
+
+struct spt_aggregate {
+	struct pc_ctx *ctx;
+	struct pc_model *m;
+	uint32_t *modules; /* model module id of each program id */
+	struct ip_table ip;
+	struct seq_table seqs;
+	bool kind_seen[SPT_NKINDS];
+};
+
+#define IP_MIN_BITS 12
+#define IP_MODULE_SHIFT 35
+#define IP_KIND_SHIFT 32
+#define IP_MAX_MODULE ((1u << (64 - IP_MODULE_SHIFT)) - 1)
+
+#define HUGE_PAGE_BYTES ((size_t)2 << 20)
+
+/*
+ * Zeroed memory for a table. A large table is probed at random, so it is
+ * asked to live in huge pages where the system offers them (Linux
+ * MADV_HUGEPAGE): TLB misses otherwise cost as much as the probes.
+ */
+static void *table_alloc(size_t bytes)
+{
+	void *table = NULL;
+
+#ifdef MADV_HUGEPAGE
+	if (bytes >= HUGE_PAGE_BYTES &&
+	    !posix_memalign(&table, HUGE_PAGE_BYTES, bytes)) {
+		madvise(table, bytes, MADV_HUGEPAGE);
+		memset(table, 0, bytes);
+		return table;
+	}
+#endif
+	table = pc_xcalloc(1, bytes);
+	return table;
+}
+
+static void ip_table_init(struct ip_table *t, unsigned bits)
+{
+	t->slots = table_alloc(((size_t)1 << bits) * sizeof(*t->slots));
+	t->mask = ((size_t)1 << bits) - 1;
+	t->count = 0;
+	t->shift = 64 - bits;
+}
+
+static inline size_t ip_slot_of(const struct ip_table *t, uint64_t key)
+{
+	return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift);
+}
+
+static void ip_table_grow(struct ip_table *t)
+{
+	struct ip_table bigger;
+
+	ip_table_init(&bigger, 64 - t->shift + 1);
+	for (size_t i = 0; i <= t->mask; i++) {
+		const struct ip_slot *slot = &t->slots[i];
+		size_t at;
+
+		if (!slot->key)
+			continue;
+		at = ip_slot_of(&bigger, slot->key);
+		while (bigger.slots[at].key)
+			at = (at + 1) & bigger.mask;
+		bigger.slots[at] = *slot;
+	}
+	bigger.count = t->count;
+	free(t->slots);
+	*t = bigger;
+}
+
+static int fail_sum_overflow(struct spt_aggregate *agg, const struct spt_record *rec,
+			     uint64_t have)
+{
+	return pc_fail_at(&agg->ctx->err, FORMAT, rec->offset,
+			  "count overflow: adding %llu to the %llu hits already counted "
+			  "for the same %s address passes INT64_MAX",
+			  (unsigned long long)rec->count, (unsigned long long)have,
+			  spt_kind_column(rec->kind));
+}
+
+#if defined(__GNUC__)
+#define PREFETCH_WRITE(addr) __builtin_prefetch((addr), 1)
+#else
+#define PREFETCH_WRITE(addr) ((void)(addr))
+#endif
+
+/*
+ * The hot loop: one probe of one flat table per RVA. The slots of the
+ * whole record are computed and prefetched first, so that the cache
+ * misses of a large table overlap instead of following each other.
+ */
+static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec)
+{
+	struct ip_table *t = &agg->ip;
+	uint64_t base = (uint64_t)agg->modules[rec->progid] << IP_MODULE_SHIFT |
+			(uint64_t)rec->kind << IP_KIND_SHIFT;
+	uint64_t count = rec->count, limit = PC_COUNT_MAX - count;
+	uint64_t keys[SPT_MAX_ITEMS];
+	size_t slots_at[SPT_MAX_ITEMS];
+
+	if ((t->count + rec->n) * 2 > t->mask + 1)
+		ip_table_grow(t);
+	for (unsigned i = 0; i < rec->n; i++) {
+		keys[i] = base | spt_le32(rec->items + 4 * i);
+		slots_at[i] = ip_slot_of(t, keys[i]);
+		PREFETCH_WRITE(&t->slots[slots_at[i]]);
+	}
+	for (unsigned i = 0; i < rec->n; i++) {
+		uint64_t key = keys[i];
+		size_t at = slots_at[i];
+		struct ip_slot *slot;
+
+		for (;;) {
+			slot = &t->slots[at];
+			if (slot->key == key || !slot->key)
+				break;
+			at = (at + 1) & t->mask;
+		}
+		if (!slot->key) {
+			slot->key = key;
+			t->count++;
+		} else if (slot->count > limit) {
+			return fail_sum_overflow(agg, rec, slot->count);
+		}
+		slot->count += count;
+	}
+	return 0;
+}
+
+static void seq_table_grow(struct seq_table *t)
+{
+	size_t cap = t->slots ? 2 * (t->mask + 1) : 256;
+
+	free(t->slots);
+	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
+	t->mask = cap - 1;
+	for (size_t i = 0; i < t->nentries; i++) {
+		size_t at = (size_t)t->entries[i].hash & t->mask;
+
+		while (t->slots[at])
+			at = (at + 1) & t->mask;
+		t->slots[at] = (uint32_t)(i + 1);
+	}
+}
+
+static bool seq_equal(const struct seq_table *t, const struct seq_entry *e,
+		      uint64_t hash, uint32_t module, enum spt_kind kind,
+		      const uint8_t *items, uint32_t len)
+{
+	return e->hash == hash && e->module == module && e->kind == kind &&
+	       e->len == len && !memcmp(t->bytes + e->start, items, len);
+}
+
+static int add_seq_record(struct spt_aggregate *agg, const struct spt_record *rec)
+{
+	struct seq_table *t = &agg->seqs;
+	uint32_t module = agg->modules[rec->progid];
+	uint32_t len = rec->n * spt_item_size(rec->op);
+	uint64_t hash = pc_hash_bytes(rec->items, len,
+				      (uint64_t)module << 8 | (uint64_t)rec->kind);
+	struct seq_entry *entry;
+	size_t at;
+
+	if (!t->slots || (t->nentries + 1) * 2 > t->mask + 1)
+		seq_table_grow(t);
+	for (at = (size_t)hash & t->mask; t->slots[at]; at = (at + 1) & t->mask) {
+		entry = &t->entries[t->slots[at] - 1];
+		if (!seq_equal(t, entry, hash, module, rec->kind, rec->items, len))
+			continue;
+		if (entry->count > PC_COUNT_MAX - rec->count)
+			return fail_sum_overflow(agg, rec, entry->count);
+		entry->count += rec->count;
+		return 0;
+	}
+	if (t->nentries >= UINT32_MAX - 1)
+		return pc_fail_at(&agg->ctx->err, FORMAT, rec->offset,
+				  "too many distinct LBR and call-stack records");
+	pc_grow(&t->entries, &t->entries_cap, t->nentries + 1, sizeof(*t->entries));
+	pc_grow(&t->bytes, &t->bytes_cap, t->nbytes + len, 1);
+	memcpy(t->bytes + t->nbytes, rec->items, len);
+	t->entries[t->nentries] = (struct seq_entry){
+		.hash = hash, .count = rec->count, .module = module,
+		.kind = rec->kind, .start = t->nbytes, .len = len,
+	};
+	t->nbytes += len;
+	t->slots[at] = (uint32_t)++t->nentries;
+	return 0;
+}
+
+static int aggregate_record(void *data, const struct spt_record *rec)
+{
+	struct spt_aggregate *agg = data;
+
+	if (rec->kind == SPT_KIND_NONE || !rec->n)
+		return 0;
+	agg->kind_seen[rec->kind] = true;
+	if (rec->kind == SPT_KIND_LBR || rec->kind == SPT_KIND_ETW_CALLSTACK)
+		return add_seq_record(agg, rec);
+	return add_ip_record(agg, rec);
+}
+
+static uint32_t add_rva_frame(struct pc_model *m, uint32_t module, uint32_t rva)
+{
+	struct pc_frame frame = {
+		.module = module,
+		.flags = PC_FRAME_HAS_ADDRESS,
+		.address = rva,
+	};
+
+	return pc_model_add_frame(m, &frame);
+}
+
+static int fail_model_overflow(struct spt_aggregate *agg, uint64_t offset)
+{
+	return pc_fail_at(&agg->ctx->err, FORMAT, offset,
+			  "count overflow: a sample's total passes INT64_MAX");
+}
+
+/* Sorts hits by key: an LSD radix sort, one pass per key byte that varies. */
+static void sort_ip_hits(struct ip_slot *hits, size_t n)
+{
+	struct ip_slot *spare = pc_xmalloc((n + 1) * sizeof(*spare));
+	struct ip_slot *src = hits, *dst = spare;
+
+	for (unsigned shift = 0; n && shift < 64; shift += 8) {
+		size_t counts[256] = { 0 }, at = 0;
+
+		for (size_t i = 0; i < n; i++)
+			counts[(src[i].key >> shift) & 0xff]++;
+		if (counts[(src[0].key >> shift) & 0xff] == n)
+			continue;
+		for (size_t digit = 0; digit < 256; digit++) {
+			size_t here = counts[digit];
+
+			counts[digit] = at;
+			at += here;
+		}
+		for (size_t i = 0; i < n; i++)
+			dst[counts[(src[i].key >> shift) & 0xff]++] = src[i];
+		dst = src;
+		src = src == hits ? spare : hits;
+	}
+	if (src != hits)
+		memcpy(hits, src, n * sizeof(*hits));
+	free(spare);
+}
+
+/* IP hits, sorted by (module, kind, RVA) so frames are added in that order. */
+static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
+{
+	struct ip_slot *hits = pc_xmalloc((agg->ip.count + 1) * sizeof(*hits));
+	size_t nhits = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i <= agg->ip.mask; i++)
+		if (agg->ip.slots[i].key)
+			hits[nhits++] = agg->ip.slots[i];
+	sort_ip_hits(hits, nhits);
+	for (size_t i = 0; i < nhits && !ret; i++) {
+		uint64_t key = hits[i].key;
+		uint32_t frame = add_rva_frame(agg->m, (uint32_t)(key >> IP_MODULE_SHIFT),
+					       (uint32_t)key);
+		size_t kind = (size_t)(key >> IP_KIND_SHIFT) & 7;
+		struct pc_sample sample = {
+			.stack = pc_model_add_stack(agg->m, &frame, 1),
+		};
+
+		if (pc_model_add_sample(agg->m, &sample, (size_t)columns[kind],
+					hits[i].count))
+			ret = fail_model_overflow(agg, end);
+	}
+	free(hits);
+	return ret;
+}
+
+static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
+		       struct pc_sample *sample)
+{
+	const uint8_t *items = agg->seqs.bytes + e->start;
+	uint32_t frames[SPT_MAX_ITEMS];
+	struct pc_branch branches[SPT_MAX_ITEMS];
+
+	if (e->kind == SPT_KIND_LBR) {
+		size_t n = e->len / SPT_LBR_PAIR_SIZE;
+
+		for (size_t i = 0; i < n; i++) {
+			const uint8_t *pair = items + i * SPT_LBR_PAIR_SIZE;
+
+			branches[i].to = add_rva_frame(agg->m, e->module, spt_le32(pair));
+			branches[i].from = add_rva_frame(agg->m, e->module,
+							 spt_le32(pair + 4));
+		}
+		sample->branches = pc_model_add_branches(agg->m, branches, n);
+	} else {
+		size_t n = e->len / SPT_RVA_SIZE;
+
+		for (size_t i = 0; i < n; i++)
+			frames[i] = add_rva_frame(agg->m, e->module,
+						  spt_le32(items + i * SPT_RVA_SIZE));
+		sample->stack = pc_model_add_stack(agg->m, frames, n);
+	}
+}
+
+/* LBR and call-stack records, by kind, each kind in first-seen order. */
+static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t end)
+{
+	static const enum spt_kind kinds[] = { SPT_KIND_LBR, SPT_KIND_ETW_CALLSTACK };
+
+	for (size_t k = 0; k < PC_ARRAY_SIZE(kinds); k++) {
+		for (size_t i = 0; i < agg->seqs.nentries; i++) {
+			const struct seq_entry *e = &agg->seqs.entries[i];
+			struct pc_sample sample = { 0 };
+
+			if (e->kind != kinds[k])
+				continue;
+			seq_sample(agg, e, &sample);
+			if (pc_model_add_sample(agg->m, &sample, (size_t)columns[e->kind],
+						e->count))
+				return fail_model_overflow(agg, end);
+		}
+	}
+	return 0;
+}
+
+static int flush_model(struct spt_aggregate *agg, uint64_t end)
+{
+	int columns[SPT_NKINDS];
+	int first = -1;
+
+	for (int kind = 0; kind < SPT_NKINDS; kind++) {
+		columns[kind] = -1;
+		if (!agg->kind_seen[kind])
+			continue;
+		columns[kind] = pc_model_add_column(agg->m,
+						    spt_kind_column((enum spt_kind)kind),
+						    SPT_COLUMN_UNIT);
+		if (columns[kind] < 0)
+			return pc_fail_at(&agg->ctx->err, FORMAT, end,
+					  "too many value columns (at most %d)",
+					  PC_MAX_COLUMNS);
+		if (first < 0)
+			first = columns[kind];
+	}
+	if (first >= 0 && agg->m->default_column < 0)
+		pc_model_set_default_column(agg->m, first);
+	if (flush_ip(agg, columns, end) || flush_seqs(agg, columns, end))
+		return -1;
+	return 0;
+}
+
+static void format_build_id(const struct spt_progid *prog, char *buf, size_t size)
+{
+	const uint8_t *d4 = prog->data4;
+
+	snprintf(buf, size, "%08x%04x%04x%02x%02x%02x%02x%02x%02x%02x%02x%x",
+		 prog->data1, prog->data2, prog->data3, d4[0], d4[1], d4[2], d4[3],
+		 d4[4], d4[5], d4[6], d4[7], prog->age);
+}
+
+static void add_fact_u64(struct pc_model *m, const char *key, bool hex,
+			 uint64_t value)
+{
+	char text[32];
+
+	if (hex)
+		snprintf(text, sizeof(text), "0x%llx", (unsigned long long)value);
+	else
+		snprintf(text, sizeof(text), "%llu", (unsigned long long)value);
+	pc_model_add_fact(m, key, text);
+}
+
+static void add_metadata(struct pc_model *m, const struct spt_header *hdr)
+{
+	pc_model_add_source(m, FORMAT);
+	pc_model_add_comment(m, "SPT v%u, %u program ids", hdr->version,
+			     hdr->progids_used);
+	pc_model_add_fact(m, "spt.signature", hdr->text_signature ?
+			  "\"SPT:\" (bytes 53 50 54 3a)" :
+			  "0x5350543a (bytes 3a 54 50 53)");
+	add_fact_u64(m, "spt.version", false, hdr->version);
+	add_fact_u64(m, "spt.raw_data_id", true, hdr->raw_data_id);
+	add_fact_u64(m, "spt.target_arch", true, hdr->target_arch);
+	add_fact_u64(m, "spt.string_table_offset", true, hdr->strtab_offset);
+	add_fact_u64(m, "spt.program_id_table_offset", true, hdr->progid_offset);
+	add_fact_u64(m, "spt.string_table_used", false, hdr->strtab_used);
+	add_fact_u64(m, "spt.string_table_capacity", false, hdr->strtab_capacity);
+	add_fact_u64(m, "spt.program_ids_used", false, hdr->progids_used);
+	add_fact_u64(m, "spt.program_id_capacity", false, hdr->progid_capacity);
+	add_fact_u64(m, "spt.event_stream_offset", true, hdr->events_offset);
+}
+
+static int add_modules(struct spt_aggregate *agg, const struct spt_file *file)
+{
+	agg->modules = pc_xcalloc(file->hdr.progids_used, sizeof(*agg->modules));
+	for (size_t i = 0; i < file->hdr.progids_used; i++) {
+		const struct spt_progid *prog = &file->progids[i];
+		char build_id[64];
+		struct pc_module module = { 0 };
+
+		format_build_id(prog, build_id, sizeof(build_id));
+		module.name = pc_model_intern(agg->m, prog->name, prog->name_len);
+		module.build_id = pc_model_intern_cstr(agg->m, build_id);
+		agg->modules[i] = pc_model_add_module(agg->m, &module);
+		if (agg->modules[i] > IP_MAX_MODULE)
+			return pc_fail_at(&agg->ctx->err, FORMAT, file->hdr.progid_offset,
+					  "too many modules in one profile (at most %u)",
+					  IP_MAX_MODULE);
+	}
+	return 0;
+}
+
+static void aggregate_release(struct spt_aggregate *agg)
+{
+	free(agg->modules);
+	free(agg->ip.slots);
+	free(agg->seqs.entries);
+	free(agg->seqs.bytes);
+	free(agg->seqs.slots);
+}
+
+static int spt_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
+{
+	struct spt_file file = { 0 };
+	struct spt_aggregate agg = { .ctx = ctx, .m = m };
+	struct spt_decoder d = {
+		.ctx = ctx, .in = in, .file = &file,
+		.emit = aggregate_record, .data = &agg,
+	};
+	int ret = -1;
+
+	if (read_header(ctx, in, &file.hdr) || read_tables(ctx, in, &file))
+		goto out;
+	add_metadata(m, &file.hdr);
+	ip_table_init(&agg.ip, IP_MIN_BITS);
+	if (add_modules(&agg, &file) || decode_events(&d) || flush_model(&agg, pc_input_offset(in)))
+		goto out;
+	ret = 0;
+out:
+	if (ret)
+		pc_error_set_path(&ctx->err, in->name);
+	aggregate_release(&agg);
+	spt_file_release(&file);
+	return ret;
+}
+
+/* --- info: SPTDump's views ---
+ *
+ * `profconv info` prints, for the views asked (default all), in order:
+ *
+ *   header:
+ *     0x00  signature                0x5350543a  (bytes 3a 54 50 53: the little-endian value)
+ *     0x04  version                  1
+ *     0x08  raw_data_id              0x00000000
+ *     0x0c  target_arch              0x00000000
+ *     0x10  string_table_offset      0x00000020
+ *     0x14  program_id_table_offset  0x00004020
+ *     0x18  string_table_used        0x0009  (9 bytes)
+ *     0x1a  string_table_capacity    0x4000  (16384 bytes)
+ *     0x1c  program_ids_used         0x0001  (1)
+ *     0x1e  program_id_capacity      0x0100  (256)
+ *           event_stream_offset      0x00005820
+ *   program ids: 1 used of 256
+ *     [0] {6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 26 demo.exe
+ *   string table: 9 of 16384 bytes used
+ *     0x0000  "demo.exe"
+ *   events:
+ *     offset      record           repeat  data
+ *     0x00005820  BINARY_ID        -       progid 0 length 0x1f6 end 0x00005a1a demo.exe
+ *     0x00005828  REPEAT           -       3999
+ *     0x00005832  UNHALT_CYCLE     3999    1 0x1a2c0
+ *     0x0000583a  LBR              0       2 0x1a2c0<-0x1a2cc 0x1a2c0<-0x1b458
+ *     0x00005850  ETW_CALLSTACK    29      3 0x1a2c4 0x1b440 0x10050
+ *   end of events at 0x00005a1a: 40 records
+ *
+ * Event lines: offset (0x%08llx), record name, then for data records the
+ * repeat in effect (the record counts 1 + repeat times) and N followed by
+ * the N items in hex; an LBR item is TO<-FROM (disk order: to, then from).
+ * BINARY_ID and REPEAT show "-" as repeat; REPEAT shows its value in
+ * decimal. Names are printed as UTF-8 with control bytes, quotes,
+ * backslashes and invalid UTF-8 as \xNN. The whole file is always decoded,
+ * so malformed input fails as `convert` does, after what was printed.
+ */
+
+struct spt_printer {
+	FILE *out;
+	const struct spt_file *file;
+	bool events;
+};
+
+/* Length of the valid UTF-8 sequence at s (of len bytes), or 0. */
+static size_t utf8_sequence(const uint8_t *s, size_t len)
+{
+	size_t need;
+	uint32_t cp;
+
+	if (s[0] < 0x80)
+		return 1;
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		need = 2, cp = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		need = 3, cp = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		need = 4, cp = s[0] & 0x07;
+	else
+		return 0;
+	if (len < need)
+		return 0;
+	for (size_t i = 1; i < need; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if ((need == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
+	    (need == 4 && (cp < 0x10000 || cp > 0x10ffff)))
+		return 0;
+	return need;
+}
+
+static void print_text(FILE *out, const char *text, size_t len)
+{
+	const uint8_t *s = (const uint8_t *)text;
+
+	for (size_t i = 0; i < len;) {
+		size_t seq = utf8_sequence(s + i, len - i);
+
+		if (!seq || s[i] < 0x20 || s[i] == 0x7f || s[i] == '"' || s[i] == '\\') {
+			fprintf(out, "\\x%02x", s[i]);
+			i++;
+		} else {
+			fwrite(s + i, 1, seq, out);
+			i += seq;
+		}
+	}
+}
+
+static void print_header(FILE *out, const struct spt_header *hdr)
+{
+	fprintf(out, "header:\n");
+	fprintf(out, "  0x00  %-23s  0x%08x  (%s)\n", "signature", hdr->signature,
+		hdr->text_signature ? "bytes 53 50 54 3a: the text \"SPT:\"" :
+		"bytes 3a 54 50 53: the little-endian value");
+	fprintf(out, "  0x04  %-23s  %u\n", "version", hdr->version);
+	fprintf(out, "  0x08  %-23s  0x%08x\n", "raw_data_id", hdr->raw_data_id);
+	fprintf(out, "  0x0c  %-23s  0x%08x\n", "target_arch", hdr->target_arch);
+	fprintf(out, "  0x10  %-23s  0x%08x\n", "string_table_offset", hdr->strtab_offset);
+	fprintf(out, "  0x14  %-23s  0x%08x\n", "program_id_table_offset",
+		hdr->progid_offset);
+	fprintf(out, "  0x18  %-23s  0x%04x  (%u bytes)\n", "string_table_used",
+		hdr->strtab_used, hdr->strtab_used);
+	fprintf(out, "  0x1a  %-23s  0x%04x  (%u bytes)\n", "string_table_capacity",
+		hdr->strtab_capacity, hdr->strtab_capacity);
+	fprintf(out, "  0x1c  %-23s  0x%04x  (%u)\n", "program_ids_used",
+		hdr->progids_used, hdr->progids_used);
+	fprintf(out, "  0x1e  %-23s  0x%04x  (%u)\n", "program_id_capacity",
+		hdr->progid_capacity, hdr->progid_capacity);
+	fprintf(out, "        %-23s  0x%08llx\n", "event_stream_offset",
+		(unsigned long long)hdr->events_offset);
+}
+
+static void print_progids(FILE *out, const struct spt_file *file)
+{
+	fprintf(out, "program ids: %u used of %u\n", file->hdr.progids_used,
+		file->hdr.progid_capacity);
+	for (size_t i = 0; i < file->hdr.progids_used; i++) {
+		const struct spt_progid *prog = &file->progids[i];
+		const uint8_t *d4 = prog->data4;
+
+		fprintf(out, "  [%zu] {%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X}"
+			" age %u ", i, prog->data1, prog->data2, prog->data3, d4[0],
+			d4[1], d4[2], d4[3], d4[4], d4[5], d4[6], d4[7], prog->age);
+		print_text(out, prog->name, prog->name_len);
+		fputc('\n', out);
+	}
+}
+
+static void print_strtab(FILE *out, const struct spt_file *file)
+{
+	size_t used = file->hdr.strtab_used;
+	const char *table = (const char *)file->strtab;
+
+	fprintf(out, "string table: %zu of %u bytes used\n", used,
+		file->hdr.strtab_capacity);
+	for (size_t at = 0; at < used;) {
+		const char *nul = memchr(table + at, '\0', used - at);
+		size_t len = nul ? (size_t)(nul - (table + at)) : used - at;
+
+		fprintf(out, "  0x%04zx  \"", at);
+		print_text(out, table + at, len);
+		fprintf(out, "\"%s\n", nul ? "" : " (not NUL-terminated)");
+		at += len + 1;
+	}
+}
+
+static void print_items(FILE *out, const struct spt_record *rec)
+{
+	fprintf(out, "%-7llu %u", (unsigned long long)rec->repeat, rec->n);
+	for (unsigned i = 0; i < rec->n; i++) {
+		if (rec->op == SPT_OP_LBR) {
+			const uint8_t *pair = rec->items + i * SPT_LBR_PAIR_SIZE;
+
+			fprintf(out, " 0x%x<-0x%x", spt_le32(pair), spt_le32(pair + 4));
+		} else {
+			fprintf(out, " 0x%x", spt_le32(rec->items + i * SPT_RVA_SIZE));
+		}
+	}
+}
+
+static int print_record(void *data, const struct spt_record *rec)
+{
+	const struct spt_printer *printer = data;
+	FILE *out = printer->out;
+
+	if (!printer->events)
+		return 0;
+	fprintf(out, "  0x%08llx  %-15s  ", (unsigned long long)rec->offset,
+		spt_op_name(rec->op));
+	if (rec->op == SPT_OP_BINARY_ID) {
+		const struct spt_progid *prog = &printer->file->progids[rec->progid];
+
+		fprintf(out, "%-7s progid %u length 0x%x end 0x%08llx ", "-",
+			rec->progid, rec->length, (unsigned long long)rec->end);
+		print_text(out, prog->name, prog->name_len);
+	} else if (rec->op == SPT_OP_REPEAT) {
+		fprintf(out, "%-7s %llu", "-", (unsigned long long)rec->repeat);
+	} else {
+		print_items(out, rec);
+	}
+	fputc('\n', out);
+	return 0;
+}
+
+static int spt_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out,
+		    unsigned views)
+{
+	struct spt_file file = { 0 };
+	struct spt_printer printer = {
+		.out = out, .file = &file, .events = views & PC_INFO_EVENTS,
+	};
+	struct spt_decoder d = {
+		.ctx = ctx, .in = in, .file = &file,
+		.emit = print_record, .data = &printer,
+	};
+	int ret = -1;
+
+	if (read_header(ctx, in, &file.hdr))
+		goto out;
+	if (views & PC_INFO_HEADER)
+		print_header(out, &file.hdr);
+	if (read_tables(ctx, in, &file))
+		goto out;
+	if (views & PC_INFO_PROGID)
+		print_progids(out, &file);
+	if (views & PC_INFO_STRTAB)
+		print_strtab(out, &file);
+	if (printer.events)
+		fprintf(out, "events:\n  %-10s  %-15s  %-7s data\n", "offset", "record",
+			"repeat");
+	if (decode_events(&d))
+		goto out;
+	if (printer.events)
+		fprintf(out, "end of events at 0x%08llx: %llu records\n",
+			(unsigned long long)pc_input_offset(in),
+			(unsigned long long)d.records);
+	ret = 0;
+out:
+	if (ret)
+		pc_error_set_path(&ctx->err, in->name);
+	spt_file_release(&file);
+	return ret;
+}
+
+/* --- probe and descriptor --- */
+
+/* Between WEAK and STRONG: the signature alone, without version 1. */
+#define PROBE_SIGNATURE_ONLY ((PC_PROBE_WEAK + PC_PROBE_STRONG) / 2)
+
+static int spt_probe(const uint8_t *head, size_t len)
+{
+	if (len < 4 || (!signature_is_le(head) && !signature_is_text(head)))
+		return PC_PROBE_NO;
+	if (len >= 8 && spt_le32(head + SPT_OFF_VERSION) == SPT_VERSION)
+		return PC_PROBE_CERTAIN;
+	return PROBE_SIGNATURE_ONLY;
+}
+
+static const char *const spt_extensions[] = { ".spt", NULL };
+
+const struct pc_reader pc_spt_reader = {
+	.name = "spt",
+	.extensions = spt_extensions,
+	.summary = "Microsoft SPGO sample profile trace (SPT v1)",
+	.provides = PC_PART_ADDRESSES | PC_PART_STACKS | PC_PART_BRANCHES,
+	.probe = spt_probe,
+	.read = spt_read,
+	.info = spt_info,
+};

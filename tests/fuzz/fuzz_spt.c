@@ -1,0 +1,87 @@
+/*
+ * fuzz_spt.c - libFuzzer target for the SPT reader (built by
+ * `make fuzz-build`, run by `make fuzz`; seeds in tests/fuzz/corpus/spt/,
+ * compact copies of the samples).
+ *
+ * Each input is read into a fresh model twice, once with its size known
+ * (a file) and once as from a pipe (size unknown), then listed by `info`
+ * into /dev/null. Besides the sanitizers, it checks that the two reads
+ * agree on success and on the samples, and that info accepts whatever
+ * read accepts (info does not add counts up, so it may accept more).
+ */
+#include "core/format.h"
+
+extern const struct pc_reader pc_spt_reader;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static FILE *null_output(void)
+{
+	static FILE *devnull;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return devnull;
+}
+
+/* Reads data; returns 0 or -1, and the finalized model's sample count. */
+static int read_once(const uint8_t *data, size_t size, bool unknown_size,
+		     size_t *nsamples, uint64_t *total)
+{
+	struct pc_ctx ctx;
+	struct pc_model m;
+	struct pc_input in;
+	int rc;
+
+	pc_ctx_init(&ctx);
+	pc_model_init(&m);
+	pc_input_from_memory(&in, "fuzz.spt", data, size);
+	if (unknown_size)
+		in.size = PC_SIZE_UNKNOWN;
+	rc = pc_spt_reader.read(&ctx, &in, &m);
+	*nsamples = 0;
+	*total = 0;
+	if (!rc) {
+		pc_model_finalize(&m);
+		*nsamples = m.nsamples;
+		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
+			*total += m.values[i];
+	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
+		abort(); /* a failure must say why */
+	}
+	pc_input_close(&in);
+	pc_model_release(&m);
+	return rc;
+}
+
+static int info_once(const uint8_t *data, size_t size)
+{
+	struct pc_ctx ctx;
+	struct pc_input in;
+	int rc;
+
+	pc_ctx_init(&ctx);
+	pc_input_from_memory(&in, "fuzz.spt", data, size);
+	rc = pc_spt_reader.info(&ctx, &in, null_output(), PC_INFO_ALL);
+	pc_input_close(&in);
+	return rc;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	size_t known_samples, pipe_samples;
+	uint64_t known_total, pipe_total;
+	int known, piped, info;
+
+	pc_spt_reader.probe(data, size);
+	known = read_once(data, size, false, &known_samples, &known_total);
+	piped = read_once(data, size, true, &pipe_samples, &pipe_total);
+	info = info_once(data, size);
+	if (known != piped || known_samples != pipe_samples || known_total != pipe_total)
+		abort();
+	if (!known && info)
+		abort();
+	return 0;
+}
