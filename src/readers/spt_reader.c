@@ -44,6 +44,7 @@
  */
 #define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
 #include "core/format.h"
+#include "core/utf8.h"
 #include "readers/spt_format.h"
 
 #include <sys/mman.h>
@@ -1107,41 +1108,12 @@ struct spt_printer {
 	bool events;
 };
 
-/* Length of the valid UTF-8 sequence at s (of len bytes), or 0. */
-static size_t utf8_sequence(const uint8_t *s, size_t len)
-{
-	size_t need;
-	uint32_t cp;
-
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf)
-		need = 2, cp = s[0] & 0x1f;
-	else if (s[0] >= 0xe0 && s[0] <= 0xef)
-		need = 3, cp = s[0] & 0x0f;
-	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
-		need = 4, cp = s[0] & 0x07;
-	else
-		return 0;
-	if (len < need)
-		return 0;
-	for (size_t i = 1; i < need; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	if ((need == 3 && (cp < 0x800 || (cp >= 0xd800 && cp <= 0xdfff))) ||
-	    (need == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0;
-	return need;
-}
-
 static void print_text(FILE *out, const char *text, size_t len)
 {
 	const uint8_t *s = (const uint8_t *)text;
 
 	for (size_t i = 0; i < len;) {
-		size_t seq = utf8_sequence(s + i, len - i);
+		size_t seq = pc_utf8_char_len(s + i, len - i);
 
 		if (!seq || s[i] < 0x20 || s[i] == 0x7f || s[i] == '"' || s[i] == '\\') {
 			fprintf(out, "\\x%02x", s[i]);

@@ -43,6 +43,7 @@
  * a function name, and whether an address was absolute or module-relative.
  */
 #include "../core/format.h"
+#include "../core/utf8.h"
 
 #include <zlib.h>
 
@@ -197,32 +198,7 @@ static const uint64_t *word_table_get(const struct word_table *table, uint32_t i
 /* Length of the valid UTF-8 character at s (NUL excluded), or 0. */
 static size_t utf8_char_len(const unsigned char *s, size_t avail)
 {
-	uint32_t code, min;
-	size_t len;
-
-	if (s[0] == 0)
-		return 0;
-	if (s[0] < 0x80)
-		return 1;
-	if (s[0] >= 0xc2 && s[0] <= 0xdf) {
-		len = 2, code = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3, code = s[0] & 0x0f, min = 0x800;
-	} else if (s[0] >= 0xf0 && s[0] <= 0xf4) {
-		len = 4, code = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (avail < len)
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		code = code << 6 | (s[i] & 0x3f);
-	}
-	if (code < min || code > 0x10ffff || (code >= 0xd800 && code <= 0xdfff))
-		return 0;
-	return len;
+	return s[0] ? pc_utf8_char_len(s, avail) : 0;
 }
 
 static bool utf8_clean(const unsigned char *s, size_t len)
