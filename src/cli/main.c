@@ -7,9 +7,11 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char usage_text[] =
-	"usage: profconv convert [-f FMT] [-t FMT] -o OUT|- [-q] [-v] [--strict] INPUT|-...\n"
+	"usage: profconv convert [-f FMT] [-t FMT] -o OUT|- [options] INPUT|-...\n"
+	"       profconv report [-f FMT] [--top N] [--tree] [--event NAME] INPUT|-...\n"
 	"       profconv info [-f FMT] [--header|--progid|--strtab|--events|--all] INPUT|-\n"
 	"       profconv formats\n"
 	"       profconv --help | --version\n"
@@ -23,6 +25,19 @@ static const char usage_text[] =
 	"  -q, --quiet       print nothing but errors\n"
 	"  -v, --verbose     print a one-line summary\n"
 	"      --strict      treat warnings about lost data as errors\n"
+	"      --skip-bad    skip unparseable lines of text input (counted warning)\n"
+	"      --event NAME  the event a one-value output (folded, report) counts\n"
+	"\n"
+	"folded output (stackcollapse-perf.pl's options):\n"
+	"      --pid         root frame comm-PID\n"
+	"      --tid         root frame comm-PID/TID\n"
+	"      --kernel      _[k] after kernel frames\n"
+	"      --jit         _[j] after JIT frames\n"
+	"      --addrs       addresses of unknown symbols\n"
+	"\n"
+	"report options:\n"
+	"      --top N       functions in the top table (default 20)\n"
+	"      --tree        print the call tree (root first) too\n"
 	"\n"
 	"Several inputs are merged into one profile. Exit status: 0 success,\n"
 	"1 bad input or impossible conversion, 2 usage error. See profconv(1).\n";
@@ -50,7 +65,11 @@ static int report_error(const struct pc_ctx *ctx)
 	return ctx->err.status ? (int)ctx->err.status : PC_STATUS_INPUT;
 }
 
-enum long_only { OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL };
+enum long_only {
+	OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
+	OPT_SKIP_BAD, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ADDRS, OPT_EVENT,
+	OPT_TOP, OPT_TREE,
+};
 
 static const struct option convert_options[] = {
 	{ "from", required_argument, NULL, 'f' },
@@ -64,6 +83,15 @@ static const struct option convert_options[] = {
 	{ "strtab", no_argument, NULL, OPT_STRTAB },
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "all", no_argument, NULL, OPT_ALL },
+	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
+	{ "pid", no_argument, NULL, OPT_PID },
+	{ "tid", no_argument, NULL, OPT_TID },
+	{ "kernel", no_argument, NULL, OPT_KERNEL },
+	{ "jit", no_argument, NULL, OPT_JIT },
+	{ "addrs", no_argument, NULL, OPT_ADDRS },
+	{ "event", required_argument, NULL, OPT_EVENT },
+	{ "top", required_argument, NULL, OPT_TOP },
+	{ "tree", no_argument, NULL, OPT_TREE },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -92,6 +120,24 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case OPT_STRTAB: cli->views |= PC_INFO_STRTAB; break;
 		case OPT_EVENTS: cli->views |= PC_INFO_EVENTS; break;
 		case OPT_ALL: cli->views |= PC_INFO_ALL; break;
+		case OPT_SKIP_BAD: cli->opt.skip_bad = true; break;
+		case OPT_PID: cli->opt.folded_pid = true; break;
+		case OPT_TID: cli->opt.folded_tid = true; break;
+		case OPT_KERNEL: cli->opt.folded_kernel = true; break;
+		case OPT_JIT: cli->opt.folded_jit = true; break;
+		case OPT_ADDRS: cli->opt.folded_addrs = true; break;
+		case OPT_EVENT: cli->opt.event = optarg; break;
+		case OPT_TREE: cli->opt.tree = true; break;
+		case OPT_TOP: {
+			char *end;
+			unsigned long top = strtoul(optarg, &end, 10);
+
+			if (*end || !*optarg || top == 0 || top > 1000000)
+				return usage_error("--top takes a number from 1 to 1000000, not '%s'",
+						   optarg);
+			cli->opt.top = (unsigned)top;
+			break;
+		}
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -125,13 +171,34 @@ static void print_summary(const struct pc_model *m, const struct cli *cli, doubl
 		cli->output, seconds);
 }
 
+/* Runs a conversion that the command line has fully described. */
+static int run_convert(struct cli *cli, struct pc_convert_request *req)
+{
+	struct pc_ctx ctx;
+	struct pc_model m;
+	struct timespec start, end;
+	int status;
+
+	pc_ctx_init(&ctx);
+	ctx.opt = cli->opt;
+	ctx.opt.progress = !cli->opt.quiet && isatty(STDERR_FILENO);
+	pc_model_init(&m);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	status = pc_convert(&ctx, req, &m) ? report_error(&ctx) : 0;
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	if (!cli->opt.quiet)
+		pc_ctx_print_warnings(&ctx, stderr);
+	if (!status && cli->opt.verbose && !cli->opt.quiet)
+		print_summary(&m, cli, (double)(end.tv_sec - start.tv_sec) +
+					       (double)(end.tv_nsec - start.tv_nsec) / 1e9);
+	pc_model_release(&m);
+	return status;
+}
+
 static int cmd_convert(int argc, char **argv)
 {
 	struct cli cli = { 0 };
 	struct pc_convert_request req = { 0 };
-	struct pc_ctx ctx;
-	struct pc_model m;
-	struct timespec start, end;
 	int status;
 
 	if ((status = parse_options(argc, argv, "+f:t:o:qv", &cli)) ||
@@ -151,20 +218,29 @@ static int cmd_convert(int argc, char **argv)
 	req.inputs = (const char *const *)argv + optind;
 	req.ninputs = (size_t)(argc - optind);
 	req.output = cli.output;
+	return run_convert(&cli, &req);
+}
 
-	pc_ctx_init(&ctx);
-	ctx.opt = cli.opt;
-	pc_model_init(&m);
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	status = pc_convert(&ctx, &req, &m) ? report_error(&ctx) : 0;
-	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (!cli.opt.quiet)
-		pc_ctx_print_warnings(&ctx, stderr);
-	if (!status && cli.opt.verbose && !cli.opt.quiet)
-		print_summary(&m, &cli, (double)(end.tv_sec - start.tv_sec) +
-						(double)(end.tv_nsec - start.tv_nsec) / 1e9);
-	pc_model_release(&m);
-	return status;
+/* `report` is `convert -t report -o -`: the report writer on stdout. */
+static int cmd_report(int argc, char **argv)
+{
+	struct cli cli = { 0 };
+	struct pc_convert_request req = { 0 };
+	int status;
+
+	if ((status = parse_options(argc, argv, "+f:qv", &cli)) ||
+	    (status = find_reader(cli.from, &req.from)))
+		return status;
+	if (optind >= argc)
+		return usage_error("%s: no input given", "report");
+	req.to = pc_writer_find("report");
+	if (!req.to)
+		return usage_error("%s", "this build has no report writer");
+	cli.output = "-";
+	req.inputs = (const char *const *)argv + optind;
+	req.ninputs = (size_t)(argc - optind);
+	req.output = cli.output;
+	return run_convert(&cli, &req);
 }
 
 static int cmd_info(int argc, char **argv)
@@ -241,6 +317,8 @@ int main(int argc, char **argv)
 		return cmd_convert(argc - 1, argv + 1);
 	if (!strcmp(command, "info"))
 		return cmd_info(argc - 1, argv + 1);
+	if (!strcmp(command, "report"))
+		return cmd_report(argc - 1, argv + 1);
 	if (!strcmp(command, "formats"))
 		return argc == 2 ? cmd_formats() : usage_error("%s: takes no arguments", "formats");
 	return usage_error("unknown command '%s'", command);

@@ -41,11 +41,14 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
 		  struct pc_model *m)
 {
 	struct pc_input in;
+	struct pc_progress progress;
 	const struct pc_reader *reader = from;
 	int status = -1;
 
 	if (pc_input_open(&in, path, &ctx->err))
 		return -1;
+	if (ctx->opt.progress && pc_progress_start(&progress, stderr, in.name, in.size))
+		in.progress = &progress;
 	if (!reader)
 		reader = pc_detect(&in, &ctx->err);
 	if (reader) {
@@ -56,6 +59,8 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
 		}
 		pc_error_set_path(&ctx->err, in.name);
 	}
+	if (in.progress)
+		pc_progress_finish(in.progress);
 	pc_input_close(&in);
 	return status;
 }

@@ -18,9 +18,22 @@ struct pc_warning {
 };
 
 struct pc_options {
-	bool strict;  /* warnings about lost data become errors */
-	bool quiet;   /* print nothing but errors */
-	bool verbose; /* print a one-line summary */
+	bool strict;   /* warnings about lost data become errors */
+	bool quiet;    /* print nothing but errors */
+	bool verbose;  /* print a one-line summary */
+	bool progress; /* draw a progress bar on stderr for large inputs */
+	bool skip_bad; /* text readers skip unparseable lines, counted as a warning */
+	/* stackcollapse-perf.pl's options, for the folded writer */
+	bool folded_pid;    /* root frame comm-PID */
+	bool folded_tid;    /* root frame comm-PID/TID */
+	bool folded_kernel; /* _[k] after kernel frames */
+	bool folded_jit;    /* _[j] after JIT frames */
+	bool folded_addrs;  /* addresses of unknown symbols */
+	/* the event (column) a writer with one value per stack uses; NULL = default */
+	const char *event;
+	/* the report writer */
+	unsigned top; /* functions in the top table; 0 = the default (20) */
+	bool tree;    /* print the call tree too */
 };
 
 struct pc_ctx {

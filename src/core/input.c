@@ -87,6 +87,8 @@ size_t pc_input_fill(struct pc_input *in, size_t want, const uint8_t **data)
 
 			if (got > 0) {
 				in->end += (size_t)got;
+				if (in->progress)
+					pc_progress_update(in->progress, in->data_offset + in->end);
 			} else if (got == 0) {
 				in->eof = true;
 			} else if (errno != EINTR) {

@@ -8,6 +8,7 @@
 #define PC_INPUT_H
 
 #include "error.h"
+#include "progress.h"
 
 #define PC_SIZE_UNKNOWN UINT64_MAX
 #define PC_PROBE_BYTES 4096
@@ -23,6 +24,7 @@ struct pc_input {
 	uint64_t data_offset;    /* input offset of data[0] */
 	bool eof;
 	int io_errno;            /* set when read(2) failed */
+	struct pc_progress *progress; /* told the offset after each refill, or NULL */
 };
 
 /* Opens a file, or stdin for "-". */

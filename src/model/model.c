@@ -159,12 +159,13 @@ static bool module_equal(const void *ctx, uint32_t id, const void *key)
 	const struct pc_model *m = ctx;
 	const struct pc_module *a = &m->modules[id - 1], *b = key;
 
-	return a->name == b->name && a->build_id == b->build_id;
+	return a->name == b->name && a->build_id == b->build_id && a->space == b->space;
 }
 
 uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module)
 {
-	uint64_t hash = pc_hash_u64(((uint64_t)module->name << 32) | module->build_id);
+	uint64_t hash = pc_hash_u64((((uint64_t)module->name << 32) | module->build_id) ^
+				    pc_hash_u64(module->space));
 	uint32_t id = pc_index_find(&m->module_index, hash, module_equal, m, module);
 
 	if (id) {
@@ -480,7 +481,9 @@ static int compare_module(const struct pc_model *m, uint32_t a, uint32_t b)
 	if (a == b || !a || !b)
 		return compare_u64(a, b);
 	diff = compare_str(m, m->modules[a - 1].name, m->modules[b - 1].name);
-	return diff ? diff : compare_str(m, m->modules[a - 1].build_id, m->modules[b - 1].build_id);
+	if (!diff)
+		diff = compare_str(m, m->modules[a - 1].build_id, m->modules[b - 1].build_id);
+	return diff ? diff : compare_u64(m->modules[a - 1].space, m->modules[b - 1].space);
 }
 
 static int compare_frame(const struct pc_model *m, uint32_t a, uint32_t b)

@@ -32,6 +32,12 @@ struct pc_string {
 struct pc_module {
 	pc_str_id name;      /* path or file name of the binary */
 	pc_str_id build_id;  /* as the source gives it (SPT: GUID + age hex) */
+	/*
+	 * The address space the module is loaded in, e.g. pid + 1 for perf
+	 * script, where the same binary sits at other addresses in other
+	 * processes; 0 = one shared space (the input has no processes).
+	 */
+	uint32_t space;
 	uint64_t start, limit, file_offset; /* load range, when has_range */
 	bool has_range;
 };
@@ -158,7 +164,7 @@ void pc_model_release(struct pc_model *m);
 /* --- builder, for readers --- */
 pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len);
 pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text);
-/* Interned by (name, build_id); a known range widens the module's range. */
+/* Interned by (name, build_id, space); a known range widens the module's range. */
 uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module);
 uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame);
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n);

@@ -12,7 +12,7 @@
  *   fact "key" "value"
  *   time_nanos N / duration_nanos N / period N "type" "unit"   (when set)
  *   column INDEX "type" "unit" [default]
- *   module ID "name" build_id "..." [range 0xSTART-0xLIMIT offset 0xOFF]
+ *   module ID "name" build_id "..." [space N] [range 0xSTART-0xLIMIT offset 0xOFF]
  *   sample COLUMN=VALUE ...            (non-zero values only)
  *     frame FRAME                      (leaf first)
  *     label "key" = "str" | label "key" = NUM ["unit"]
@@ -114,6 +114,8 @@ static void put_columns_and_modules(FILE *out, const struct pc_model *m)
 		put_string(out, m, module->name);
 		fputs(" build_id ", out);
 		put_string(out, m, module->build_id);
+		if (module->space)
+			fprintf(out, " space %u", module->space);
 		if (module->has_range)
 			fprintf(out, " range 0x%llx-0x%llx offset 0x%llx",
 				(unsigned long long)module->start,
