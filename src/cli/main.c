@@ -27,6 +27,7 @@ static const char usage_text[] =
 	"      --strict      treat warnings about lost data as errors\n"
 	"      --skip-bad    skip unparseable lines of text input (counted warning)\n"
 	"      --event NAME  the event a one-value output (folded, report) counts\n"
+	"      --binary NAME the binary (path or file name) a per-binary output keeps\n"
 	"\n"
 	"folded output (stackcollapse-perf.pl's options):\n"
 	"      --pid         root frame comm-PID\n"
@@ -68,7 +69,7 @@ static int report_error(const struct pc_ctx *ctx)
 enum long_only {
 	OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
 	OPT_SKIP_BAD, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ADDRS, OPT_EVENT,
-	OPT_TOP, OPT_TREE,
+	OPT_TOP, OPT_TREE, OPT_BINARY,
 };
 
 static const struct option convert_options[] = {
@@ -92,6 +93,7 @@ static const struct option convert_options[] = {
 	{ "event", required_argument, NULL, OPT_EVENT },
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "tree", no_argument, NULL, OPT_TREE },
+	{ "binary", required_argument, NULL, OPT_BINARY },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -128,6 +130,7 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case OPT_ADDRS: cli->opt.folded_addrs = true; break;
 		case OPT_EVENT: cli->opt.event = optarg; break;
 		case OPT_TREE: cli->opt.tree = true; break;
+		case OPT_BINARY: cli->opt.binary = optarg; break;
 		case OPT_TOP: {
 			char *end;
 			unsigned long top = strtoul(optarg, &end, 10);

@@ -57,7 +57,8 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
 			pc_error_clear(&ctx->err);
 			pc_input_check_io(&in, &ctx->err);
 		}
-		pc_error_set_path(&ctx->err, in.name);
+		if (status)
+			pc_error_set_path(&ctx->err, in.name);
 	}
 	if (in.progress)
 		pc_progress_finish(in.progress);

@@ -29,6 +29,8 @@ struct pc_options {
 	bool folded_kernel; /* _[k] after kernel frames */
 	bool folded_jit;    /* _[j] after JIT frames */
 	bool folded_addrs;  /* addresses of unknown symbols */
+	/* the binary (path or basename) a per-binary writer keeps; NULL = all or its default */
+	const char *binary;
 	/* the event (column) a writer with one value per stack uses; NULL = default */
 	const char *event;
 	/* the report writer */

@@ -4,6 +4,7 @@
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_writer pc_pprof_writer;
 extern const struct pc_writer pc_dump_writer;
+extern const struct pc_writer pc_spt_writer;
 
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
@@ -13,6 +14,7 @@ const struct pc_reader *const pc_readers[] = {
 const struct pc_writer *const pc_writers[] = {
 	&pc_pprof_writer,
 	&pc_dump_writer,
+	&pc_spt_writer,
 	NULL,
 };
 

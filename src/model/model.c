@@ -5,6 +5,8 @@
  */
 #include "model.h"
 
+#include "../core/sort.h"
+
 #include <stdarg.h>
 
 /* ---- sequences ---- */
@@ -14,7 +16,7 @@ struct seq_key {
 	size_t len;
 };
 
-static void seqs_init(struct pc_seqs *seqs)
+void pc_seqs_init(struct pc_seqs *seqs)
 {
 	memset(seqs, 0, sizeof(*seqs));
 	pc_grow(&seqs->spans, &seqs->spans_cap, 1, sizeof(*seqs->spans));
@@ -23,7 +25,7 @@ static void seqs_init(struct pc_seqs *seqs)
 	seqs->count = 1;
 }
 
-static void seqs_release(struct pc_seqs *seqs)
+void pc_seqs_release(struct pc_seqs *seqs)
 {
 	free(seqs->items);
 	free(seqs->spans);
@@ -40,7 +42,7 @@ static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
 	       !memcmp(seqs->items + span->start, key->items, key->len * sizeof(uint32_t));
 }
 
-static uint32_t seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
+uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
 {
 	struct seq_key key = { .items = items, .len = len };
 	uint64_t hash;
@@ -75,9 +77,9 @@ void pc_model_init(struct pc_model *m)
 	m->strings[0].text = "";
 	m->strings[0].len = 0;
 	m->nstrings = 1;
-	seqs_init(&m->stacks);
-	seqs_init(&m->labelsets);
-	seqs_init(&m->branches);
+	pc_seqs_init(&m->stacks);
+	pc_seqs_init(&m->labelsets);
+	pc_seqs_init(&m->branches);
 	m->default_column = -1;
 }
 
@@ -92,9 +94,9 @@ void pc_model_release(struct pc_model *m)
 	pc_index_release(&m->frame_index);
 	free(m->labels);
 	pc_index_release(&m->label_index);
-	seqs_release(&m->stacks);
-	seqs_release(&m->labelsets);
-	seqs_release(&m->branches);
+	pc_seqs_release(&m->stacks);
+	pc_seqs_release(&m->labelsets);
+	pc_seqs_release(&m->branches);
 	free(m->samples);
 	free(m->values);
 	pc_index_release(&m->sample_index);
@@ -224,7 +226,7 @@ uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame)
 
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)
 {
-	return seqs_add(&m->stacks, frames, n);
+	return pc_seqs_add(&m->stacks, frames, n);
 }
 
 static bool label_equal(const void *ctx, uint32_t id, const void *key)
@@ -281,7 +283,7 @@ uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels, 
 		}
 		ids[at] = id;
 	}
-	set = seqs_add(&m->labelsets, ids, n);
+	set = pc_seqs_add(&m->labelsets, ids, n);
 	if (ids != stack_ids)
 		free(ids);
 	return set;
@@ -299,7 +301,7 @@ uint32_t pc_model_add_branches(struct pc_model *m, const struct pc_branch *branc
 		words[2 * i] = branches[i].from;
 		words[2 * i + 1] = branches[i].to;
 	}
-	id = seqs_add(&m->branches, words, 2 * n);
+	id = pc_seqs_add(&m->branches, words, 2 * n);
 	if (words != stack_words)
 		free(words);
 	return id;
@@ -521,6 +523,7 @@ static int compare_label(const struct pc_model *m, uint32_t a, uint32_t b)
 
 typedef int (*item_compare_fn)(const struct pc_model *m, uint32_t a, uint32_t b);
 
+
 static int compare_seq(const struct pc_model *m, const struct pc_seqs *seqs, uint32_t a,
 		       uint32_t b, item_compare_fn compare_item)
 {
@@ -549,6 +552,11 @@ static int compare_sample(const struct pc_model *m, uint32_t a, uint32_t b)
 	return compare_seq(m, &m->branches, sa->branches, sb->branches, compare_frame);
 }
 
+static int order_samples(const void *ctx, uint32_t a, uint32_t b)
+{
+	return compare_sample(ctx, a, b);
+}
+
 static int compare_arc(const struct pc_model *m, uint32_t a, uint32_t b)
 {
 	const struct pc_arc *aa = &m->arcs[a], *ab = &m->arcs[b];
@@ -559,33 +567,9 @@ static int compare_arc(const struct pc_model *m, uint32_t a, uint32_t b)
 	return compare_u64(aa->kind, ab->kind);
 }
 
-/* A stable merge sort of indices with the model as context. */
-static void sort_indices(const struct pc_model *m, uint32_t *order, size_t n,
-			 item_compare_fn compare)
+static int order_arcs(const void *ctx, uint32_t a, uint32_t b)
 {
-	uint32_t *scratch = pc_xmalloc((n ? n : 1) * sizeof(*scratch));
-	uint32_t *from = order, *to = scratch;
-
-	for (size_t width = 1; width < n; width *= 2) {
-		for (size_t lo = 0; lo < n; lo += 2 * width) {
-			size_t mid = lo + width < n ? lo + width : n;
-			size_t hi = lo + 2 * width < n ? lo + 2 * width : n;
-			size_t i = lo, j = mid, k = lo;
-
-			while (i < mid && j < hi)
-				to[k++] = compare(m, from[j], from[i]) < 0 ? from[j++] : from[i++];
-			while (i < mid)
-				to[k++] = from[i++];
-			while (j < hi)
-				to[k++] = from[j++];
-		}
-		uint32_t *swap = from;
-		from = to;
-		to = swap;
-	}
-	if (from != order)
-		memcpy(order, from, n * sizeof(*order));
-	free(scratch);
+	return compare_arc(ctx, a, b);
 }
 
 static uint32_t *identity_order(size_t n)
@@ -604,7 +588,7 @@ static void sort_samples(struct pc_model *m)
 	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
 				      m->value_stride * sizeof(*values) + 1);
 
-	sort_indices(m, order, m->nsamples, compare_sample);
+	pc_sort_indices(m, order, m->nsamples, order_samples);
 	pc_index_release(&m->sample_index);
 	for (size_t i = 0; i < m->nsamples; i++) {
 		samples[i] = m->samples[order[i]];
@@ -624,7 +608,7 @@ static void sort_arcs(struct pc_model *m)
 	uint32_t *order = identity_order(m->narcs);
 	struct pc_arc *arcs = pc_xmalloc((m->arcs_cap ? m->arcs_cap : 1) * sizeof(*arcs));
 
-	sort_indices(m, order, m->narcs, compare_arc);
+	pc_sort_indices(m, order, m->narcs, order_arcs);
 	pc_index_release(&m->arc_index);
 	for (size_t i = 0; i < m->narcs; i++) {
 		arcs[i] = m->arcs[order[i]];

@@ -29,6 +29,14 @@ struct pc_string {
 	uint32_t len;
 };
 
+/* A PDB (CodeView RSDS) identity of a Windows binary: GUID and age. */
+struct pc_pdb_id {
+	uint32_t data1;
+	uint16_t data2, data3;
+	uint8_t data4[8];
+	uint32_t age;
+};
+
 struct pc_module {
 	pc_str_id name;      /* path or file name of the binary */
 	pc_str_id build_id;  /* as the source gives it (SPT: GUID + age hex) */
@@ -40,6 +48,8 @@ struct pc_module {
 	uint32_t space;
 	uint64_t start, limit, file_offset; /* load range, when has_range */
 	bool has_range;
+	bool has_pdb;
+	struct pc_pdb_id pdb; /* when has_pdb (SPT program ids) */
 };
 
 enum pc_frame_flag {
@@ -157,6 +167,12 @@ struct pc_model {
 
 	bool finalized;
 };
+
+/* Interned id sequences, also for writers that aggregate their own records. */
+void pc_seqs_init(struct pc_seqs *seqs);
+void pc_seqs_release(struct pc_seqs *seqs);
+/* Returns the id (>= 1) of the sequence, adding it if new; 0 for len 0. */
+uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len);
 
 void pc_model_init(struct pc_model *m);
 void pc_model_release(struct pc_model *m);

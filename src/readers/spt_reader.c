@@ -1021,6 +1021,12 @@ static int add_modules(struct spt_aggregate *agg, const struct spt_file *file)
 		format_build_id(prog, build_id, sizeof(build_id));
 		module.name = pc_model_intern(agg->m, prog->name, prog->name_len);
 		module.build_id = pc_model_intern_cstr(agg->m, build_id);
+		module.has_pdb = true;
+		module.pdb = (struct pc_pdb_id){
+			.data1 = prog->data1, .data2 = prog->data2, .data3 = prog->data3,
+			.age = prog->age,
+		};
+		memcpy(module.pdb.data4, prog->data4, sizeof(module.pdb.data4));
 		agg->modules[i] = pc_model_add_module(agg->m, &module);
 		if (agg->modules[i] > IP_MAX_MODULE)
 			return pc_fail_at(&agg->ctx->err, FORMAT, file->hdr.progid_offset,

@@ -12,7 +12,8 @@
  *   fact "key" "value"
  *   time_nanos N / duration_nanos N / period N "type" "unit"   (when set)
  *   column INDEX "type" "unit" [default]
- *   module ID "name" build_id "..." [space N] [range 0xSTART-0xLIMIT offset 0xOFF]
+ *   module ID "name" build_id "..." [space N] [pdb {GUID} age N]
+ *          [range 0xSTART-0xLIMIT offset 0xOFF]
  *   sample COLUMN=VALUE ...            (non-zero values only)
  *     frame FRAME                      (leaf first)
  *     label "key" = "str" | label "key" = NUM ["unit"]
@@ -116,6 +117,12 @@ static void put_columns_and_modules(FILE *out, const struct pc_model *m)
 		put_string(out, m, module->build_id);
 		if (module->space)
 			fprintf(out, " space %u", module->space);
+		if (module->has_pdb)
+			fprintf(out, " pdb {%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X} age %u",
+				module->pdb.data1, module->pdb.data2, module->pdb.data3,
+				module->pdb.data4[0], module->pdb.data4[1], module->pdb.data4[2],
+				module->pdb.data4[3], module->pdb.data4[4], module->pdb.data4[5],
+				module->pdb.data4[6], module->pdb.data4[7], module->pdb.age);
 		if (module->has_range)
 			fprintf(out, " range 0x%llx-0x%llx offset 0x%llx",
 				(unsigned long long)module->start,

@@ -8,10 +8,13 @@
  * into /dev/null. Besides the sanitizers, it checks that the two reads
  * agree on success and on the samples, and that info accepts whatever
  * read accepts (info does not add counts up, so it may accept more).
+ * Whatever is read is also written back with the SPT writer and read
+ * again: the second model must have the same samples and counts.
  */
 #include "core/format.h"
 
 extern const struct pc_reader pc_spt_reader;
+extern const struct pc_writer pc_spt_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -24,6 +27,44 @@ static FILE *null_output(void)
 	if (!devnull)
 		abort();
 	return devnull;
+}
+
+static void model_totals(const struct pc_model *m, size_t *nsamples, uint64_t *total)
+{
+	*nsamples = m->nsamples;
+	*total = 0;
+	for (size_t i = 0; i < m->nsamples; i++)
+		for (size_t c = 0; c < m->ncolumns; c++)
+			*total += pc_model_values(m, i)[c];
+}
+
+/* SPT -> SPT -> model keeps the samples and counts of m, or aborts. */
+static void check_round_trip(const struct pc_model *m)
+{
+	struct pc_ctx ctx;
+	struct pc_output out;
+	struct pc_input in;
+	struct pc_model again;
+	char *bytes = NULL;
+	size_t size = 0, nsamples, again_samples;
+	uint64_t total, again_total;
+
+	pc_ctx_init(&ctx);
+	if (pc_output_to_memory(&out, &bytes, &size, &ctx.err) ||
+	    pc_spt_writer.write(&ctx, m, &out) || pc_output_commit(&out, &ctx.err))
+		abort();
+	pc_model_init(&again);
+	pc_input_from_memory(&in, "again.spt", bytes, size);
+	if (pc_spt_reader.read(&ctx, &in, &again))
+		abort();
+	pc_model_finalize(&again);
+	model_totals(m, &nsamples, &total);
+	model_totals(&again, &again_samples, &again_total);
+	if (nsamples != again_samples || total != again_total)
+		abort();
+	pc_input_close(&in);
+	pc_model_release(&again);
+	free(bytes);
 }
 
 /* Reads data; returns 0 or -1, and the finalized model's sample count. */
@@ -45,9 +86,9 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 	*total = 0;
 	if (!rc) {
 		pc_model_finalize(&m);
-		*nsamples = m.nsamples;
-		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
-			*total += m.values[i];
+		model_totals(&m, nsamples, total);
+		if (!unknown_size)
+			check_round_trip(&m);
 	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
 		abort(); /* a failure must say why */
 	}
