@@ -72,6 +72,7 @@ struct spt_writer {
 	struct pc_ctx *ctx;
 	const struct pc_model *m;
 	bool *wanted;            /* per module id: kept by --binary */
+	uint32_t *binary_of;     /* per module id: the first module of the same binary */
 	struct pc_seqs keys;     /* record keys */
 	uint64_t *counts;        /* per key id */
 	size_t counts_cap;
@@ -195,7 +196,7 @@ static bool frame_rva(struct spt_writer *w, uint32_t frame_id, uint32_t *module,
 		w->lost.wide_rva++;
 		return false;
 	}
-	*module = frame->module;
+	*module = w->binary_of[frame->module];
 	*rva = (uint32_t)address;
 	return true;
 }
@@ -355,11 +356,37 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+/*
+ * One binary loaded in several processes is several modules (one per
+ * address space) but one program id: RVAs do not depend on the process.
+ */
+static void find_binaries(struct spt_writer *w)
+{
+	const struct pc_model *m = w->m;
+	uint32_t *first_of = pc_xcalloc(m->nmodules + 2, sizeof(*first_of));
+	struct pc_seqs binaries;
+
+	pc_seqs_init(&binaries);
+	w->binary_of = pc_xcalloc(m->nmodules + 1, sizeof(*w->binary_of));
+	for (uint32_t id = 1; id <= m->nmodules; id++) {
+		const struct pc_module *mod = pc_model_module(m, id);
+		uint32_t key[2] = { mod->name, mod->build_id };
+		uint32_t binary = pc_seqs_add(&binaries, key, 2); /* ids 1.. in first-seen order */
+
+		if (!first_of[binary])
+			first_of[binary] = id;
+		w->binary_of[id] = first_of[binary];
+	}
+	pc_seqs_release(&binaries);
+	free(first_of);
+}
+
 static int pick_modules(struct spt_writer *w)
 {
 	const char *binary = w->ctx->opt.binary;
 	bool any = false;
 
+	find_binaries(w);
 	w->wanted = pc_xcalloc(w->m->nmodules + 1, sizeof(*w->wanted));
 	for (uint32_t id = 1; id <= w->m->nmodules; id++) {
 		const char *name = pc_str(w->m, pc_model_module(w->m, id)->name);
@@ -649,6 +676,7 @@ out:
 	free(lay.name_offset);
 	free(lay.strtab.bytes);
 	free(w.wanted);
+	free(w.binary_of);
 	free(w.counts);
 	free(w.key);
 	pc_seqs_release(&w.keys);

@@ -338,6 +338,29 @@ static void test_binary_option_picks_modules(void **state)
 	assert_string_equal(f->ctx.err.message, "spt: no binary named 'c.dll' in the input");
 }
 
+/* A binary in two processes (two address spaces) is one program id. */
+static void test_one_program_per_binary_across_processes(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_module in_pid1 = { .name = pc_model_intern_cstr(&f->m, "/bin/app"), .space = 2,
+				     .has_range = true, .start = 0x400000, .limit = 0x500000 };
+	struct pc_module in_pid2 = in_pid1;
+	uint32_t a, b, fa, fb;
+
+	in_pid2.space = 3;
+	in_pid2.start = 0x600000;
+	in_pid2.limit = 0x700000;
+	a = pc_model_add_module(&f->m, &in_pid1);
+	b = pc_model_add_module(&f->m, &in_pid2);
+	fa = frame(f, a, 0x400010, true);
+	fb = frame(f, b, 0x600010, true);
+	add(f, "cycles_sample", &fa, 1, 0, 2);
+	add(f, "cycles_sample", &fb, 1, 0, 3);
+	write_and_read_back(f);
+	assert_int_equal(le16(f, SPT_OFF_PROGIDS_USED), 1);
+	assert_int_equal(count_at(&f->back, "unhalted_cycle", 0x10), 5);
+}
+
 static void test_second_write_identical(void **state)
 {
 	struct fixture *f = *state;
@@ -369,6 +392,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_perf_like_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_losses_are_counted, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_binary_option_picks_modules, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_program_per_binary_across_processes, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_second_write_identical, setup, teardown),
 	};
 
