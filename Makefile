@@ -3,7 +3,7 @@
 #   make               build build/profconv
 #   make demo          set-up, build, convert samples/demo.spt to pprof, show pprof -top
 #   make check         set-up, build, every test (unit, golden, e2e, malformed, fuzz)
-#   make bench         speed and peak memory on a generated SPT of >= 50 MB
+#   make bench         speed and peak memory on generated 256 MB SPT and perf script files
 #   make fuzz          build the libFuzzer targets and run each FUZZ_SECONDS
 #   make install       PREFIX=/usr/local DESTDIR= : binary and man pages
 #
@@ -111,7 +111,7 @@ fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
 
 build/fuzz/%: tests/fuzz/%.c $(LIB_SRC) $(GEN)/profile.pb-c.c
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined \
+	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
 		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(INCLUDES) -o $@ $< $(LIB_SRC) \
 		$(GEN)/profile.pb-c.c $(PC_LIBS)
 

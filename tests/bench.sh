@@ -1,28 +1,44 @@
 #!/bin/sh
 # tests/bench.sh BUILD - profconv's speed and memory benchmark (make bench).
-# Generates a 256 MB SPT (BENCH_MB) with sptgen (cached in build/bench), then prints
-# MB/s and peak RSS for `cat`, `wc -l` and profconv conversions of the same
-# file. Targets (DESIGN.md section 6): SPT decode >= 1 GB/s; peak RSS that
-# follows distinct (binary, RVA) pairs, not the file size. Best of 3 runs.
+#
+# SPT: generates a 256 MB SPT (BENCH_MB) with sptgen, then prints MB/s and
+# peak RSS for `cat`, `wc -l` and profconv conversions of the same file.
+# Targets (DESIGN.md section 6): SPT decode >= 1 GB/s; peak RSS that follows
+# distinct (binary, RVA) pairs, not the file size.
+#
+# perf script: generates a 256 MB `perf script` text (BENCH_PERF_MB, at
+# least 200) with perfgen (realistic stacks of 10-40 frames, several
+# processes and threads, kernel, JIT and library frames; the same bytes
+# every time), then prints MB/s and peak RSS for `wc -l` and profconv's
+# conversions of it to pprof and to folded. Targets (DESIGN.md section 6):
+# >= 500 MB/s to pprof on one core, <= 64 MB peak RSS.
+#
+# Generated files are cached in build/bench (regenerated when the
+# generator is newer). Each figure is the best of 3 runs; MB = 2^20 bytes.
 set -eu
 BUILD=${1:-build}
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 RUNSTAT=$BUILD/tools/runstat
+PROFCONV=$BUILD/profconv
 BENCH_MB=${BENCH_MB:-256}
+BENCH_PERF_MB=${BENCH_PERF_MB:-256}
 mkdir -p build/bench
-spt=build/bench/bench-${BENCH_MB}mb.spt
-small=build/bench/bench-8mb.spt
-[ -f "$spt" ] || "$BUILD/tools/sptgen" --random 1 --bytes $((BENCH_MB << 20)) "$spt"
-[ -f "$small" ] || "$BUILD/tools/sptgen" --random 1 --bytes $((8 << 20)) "$small"
-bytes=$(wc -c < "$spt")
+
+generate() { # generator file args...
+	generator=$1 file=$2
+	shift 2
+	if [ ! -f "$file" ] || [ -n "$(find "$generator" -newer "$file")" ]; then
+		"$generator" "$@" "$file.tmp" && mv "$file.tmp" "$file"
+	fi
+}
 
 measure() { # label file command...
 	label=$1 file=$2
 	shift 2
 	size=$(wc -c < "$file")
 	best=""
-	for run in 1 2 3; do
+	for _ in 1 2 3; do
 		out=$("$RUNSTAT" "$@")
 		[ "${out##* }" = 0 ] || { echo "bench: '$*' failed: $out" >&2; exit 1; }
 		best=$(printf '%s\n%s\n' "$best" "$out" | awk 'NF { if (!b || $1 < b) { b = $1; r = $2 } } END { print b, r }')
@@ -31,10 +47,38 @@ measure() { # label file command...
 		'{ printf "%-34s %9.1f MB/s %8.1f MB peak RSS  (%.3f s, %.1f MB input)\n", label, size / 1048576 / $1, $2 / 1024, $1, size / 1048576 }'
 }
 
+spt=build/bench/bench-${BENCH_MB}mb.spt
+small=build/bench/bench-8mb.spt
+generate "$BUILD/tools/sptgen" "$spt" --random 1 --bytes $((BENCH_MB << 20))
+generate "$BUILD/tools/sptgen" "$small" --random 1 --bytes $((8 << 20))
+bytes=$(wc -c < "$spt")
+
 echo "profconv bench: $(basename "$spt"), $bytes bytes"
 measure "cat" "$spt" cat "$spt"
 measure "wc -l" "$spt" wc -l "$spt"
-measure "profconv spt -> pprof" "$spt" "$BUILD/profconv" convert -q -o build/bench/out.pb.gz "$spt"
-measure "profconv spt -> dump" "$spt" "$BUILD/profconv" convert -q -t dump -o - "$spt"
-measure "profconv spt -> pprof (8 MB file)" "$small" "$BUILD/profconv" convert -q -o build/bench/out8.pb.gz "$small"
+measure "profconv spt -> pprof" "$spt" "$PROFCONV" convert -q -o build/bench/out.pb.gz "$spt"
+measure "profconv spt -> dump" "$spt" "$PROFCONV" convert -q -t dump -o - "$spt"
+measure "profconv spt -> pprof (8 MB file)" "$small" "$PROFCONV" convert -q -o build/bench/out8.pb.gz "$small"
 echo "(peak RSS should be about the same for the 8 MB and the ${BENCH_MB} MB file: it follows distinct samples)"
+
+echo
+if ! "$PROFCONV" formats | grep -q '^perf-script  *read'; then
+	echo "profconv bench: perf script skipped: this profconv has no perf-script reader"
+	exit 0
+fi
+[ "$BENCH_PERF_MB" -ge 200 ] || echo "bench: note: BENCH_PERF_MB=$BENCH_PERF_MB is below the 200 MB of the target" >&2
+perf=build/bench/bench-${BENCH_PERF_MB}mb.perf.txt
+generate "$BUILD/tools/perfgen" "$perf" --random 1 --bytes $((BENCH_PERF_MB << 20))
+bytes=$(wc -c < "$perf")
+echo "profconv bench: $(basename "$perf"), $bytes bytes, $(grep -c ' cpu-clock: $\| page-faults: $' "$perf") samples (perfgen --random 1)"
+measure "wc -l" "$perf" wc -l "$perf"
+measure "profconv perf script -> pprof" "$perf" "$PROFCONV" convert -q -f perf-script \
+	-o build/bench/perf.pb.gz "$perf"
+if "$PROFCONV" formats | grep -Eq '^folded +write'; then
+	measure "profconv perf script -> folded" "$perf" "$PROFCONV" convert -q -f perf-script -t folded \
+		-o build/bench/perf.folded "$perf"
+else
+	echo "profconv perf script -> folded: skipped: this profconv has no folded writer"
+fi
+echo "(targets: >= 500 MB/s to pprof on one core, <= 64 MB peak RSS; peers on a 2-vCPU EPYC VM:"
+echo " stackcollapse-perf.pl 20 MB/s, speedscope 28 MB/s with 1.4 GB, llvm-profgen 147 MB/s)"

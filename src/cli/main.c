@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"convert options:\n"
 	"  -f, --from FMT    input format (default: detected from the content)\n"
 	"  -t, --to FMT      output format (default: from the output name:\n"
-	"                    .pb.gz/.pprof = pprof, .dump = dump)\n"
+	"                    .pb.gz/.pprof = pprof, .spt = spt,\n"
+	"                    .folded/.collapsed = folded, .dump = dump)\n"
 	"  -o, --output OUT  output file, written only when the whole conversion\n"
 	"                    succeeds; - for standard output\n"
 	"  -q, --quiet       print nothing but errors\n"
@@ -277,28 +278,23 @@ static int cmd_info(int argc, char **argv)
 	return ctx.err.status ? report_error(&ctx) : status;
 }
 
-static void print_extensions(const char *const *extensions)
+static void print_format(const char *name, const char *direction, const char *summary,
+			 const char *const *extensions)
 {
-	size_t used = 0;
-
+	printf("%-12s %-6s %s", name, direction, summary);
 	for (size_t i = 0; extensions && extensions[i]; i++)
-		used += (size_t)printf("%s%s", i ? "," : "", extensions[i]);
-	printf("%*s", used < 16 ? (int)(16 - used) : 1, "");
+		printf("%s%s", i ? ", " : " (", extensions[i]);
+	puts(extensions && extensions[0] ? ")" : "");
 }
 
 static int cmd_formats(void)
 {
-	printf("%-12s %-6s %-16s%s\n", "FORMAT", "DIR", "EXTENSIONS", "DESCRIPTION");
-	for (size_t i = 0; pc_readers[i]; i++) {
-		printf("%-12s %-6s ", pc_readers[i]->name, "read");
-		print_extensions(pc_readers[i]->extensions);
-		printf("%s\n", pc_readers[i]->summary);
-	}
-	for (size_t i = 0; pc_writers[i]; i++) {
-		printf("%-12s %-6s ", pc_writers[i]->name, "write");
-		print_extensions(pc_writers[i]->extensions);
-		printf("%s\n", pc_writers[i]->summary);
-	}
+	for (size_t i = 0; pc_readers[i]; i++)
+		print_format(pc_readers[i]->name, "read", pc_readers[i]->summary,
+			     pc_readers[i]->extensions);
+	for (size_t i = 0; pc_writers[i]; i++)
+		print_format(pc_writers[i]->name, "write", pc_writers[i]->summary,
+			     pc_writers[i]->extensions);
 	return 0;
 }
 

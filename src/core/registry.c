@@ -2,18 +2,26 @@
 #include "format.h"
 
 extern const struct pc_reader pc_spt_reader;
+extern const struct pc_reader pc_perf_script_reader;
+extern const struct pc_reader pc_folded_reader;
 extern const struct pc_writer pc_pprof_writer;
 extern const struct pc_writer pc_dump_writer;
+extern const struct pc_writer pc_folded_writer;
+extern const struct pc_writer pc_report_writer;
 extern const struct pc_writer pc_spt_writer;
 
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
+	&pc_perf_script_reader,
+	&pc_folded_reader,
 	NULL,
 };
 
 const struct pc_writer *const pc_writers[] = {
 	&pc_pprof_writer,
 	&pc_dump_writer,
+	&pc_folded_writer,
+	&pc_report_writer,
 	&pc_spt_writer,
 	NULL,
 };

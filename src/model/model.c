@@ -469,107 +469,115 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
 	m->nfacts++;
 }
 
-/* ---- finalize: content order ---- */
+/*
+ * ---- finalize: content order ----
+ *
+ * Samples and arcs are ordered by what they hold, not by ids, so that the
+ * order does not depend on the order of reading. Modules, frames and
+ * labels are ranked by content once (string compares there only), then
+ * samples compare as sequences of integer ranks.
+ */
+
+struct content_order {
+	const struct pc_model *m;
+	uint32_t *module_rank, *frame_rank, *label_rank; /* by id; [0] = 0 = none */
+};
 
 static int compare_u64(uint64_t a, uint64_t b)
 {
 	return a < b ? -1 : a > b;
 }
 
-static int compare_module(const struct pc_model *m, uint32_t a, uint32_t b)
+static int order_modules(const void *ctx, uint32_t a, uint32_t b)
 {
+	const struct pc_model *m = ((const struct content_order *)ctx)->m;
+	const struct pc_module *ma = &m->modules[a - 1], *mb = &m->modules[b - 1];
 	int diff;
 
-	if (a == b || !a || !b)
-		return compare_u64(a, b);
-	diff = compare_str(m, m->modules[a - 1].name, m->modules[b - 1].name);
-	if (!diff)
-		diff = compare_str(m, m->modules[a - 1].build_id, m->modules[b - 1].build_id);
-	return diff ? diff : compare_u64(m->modules[a - 1].space, m->modules[b - 1].space);
+	if ((diff = compare_str(m, ma->name, mb->name)) ||
+	    (diff = compare_str(m, ma->build_id, mb->build_id)))
+		return diff;
+	return compare_u64(ma->space, mb->space);
 }
 
-static int compare_frame(const struct pc_model *m, uint32_t a, uint32_t b)
+static int order_frames(const void *ctx, uint32_t a, uint32_t b)
 {
-	const struct pc_frame *fa, *fb;
+	const struct content_order *o = ctx;
+	const struct pc_frame *fa = &o->m->frames[a - 1], *fb = &o->m->frames[b - 1];
 	int diff;
 
-	if (a == b)
-		return 0;
-	fa = &m->frames[a - 1];
-	fb = &m->frames[b - 1];
-	if ((diff = compare_module(m, fa->module, fb->module)) ||
+	if ((diff = compare_u64(o->module_rank[fa->module], o->module_rank[fb->module])) ||
 	    (diff = compare_u64(fa->address, fb->address)) ||
-	    (diff = compare_str(m, fa->function, fb->function)) ||
-	    (diff = compare_str(m, fa->file, fb->file)) ||
+	    (diff = compare_str(o->m, fa->function, fb->function)) ||
+	    (diff = compare_str(o->m, fa->file, fb->file)) ||
 	    (diff = compare_u64(fa->line, fb->line)))
 		return diff;
 	return compare_u64(fa->flags, fb->flags);
 }
 
-static int compare_label(const struct pc_model *m, uint32_t a, uint32_t b)
+static int order_labels(const void *ctx, uint32_t a, uint32_t b)
 {
-	const struct pc_label *la, *lb;
+	const struct pc_model *m = ((const struct content_order *)ctx)->m;
+	const struct pc_label *la = &m->labels[a - 1], *lb = &m->labels[b - 1];
 	int diff;
 
-	if (a == b)
-		return 0;
-	la = &m->labels[a - 1];
-	lb = &m->labels[b - 1];
 	if ((diff = compare_str(m, la->key, lb->key)) || (diff = compare_str(m, la->str, lb->str)) ||
 	    (diff = compare_u64((uint64_t)la->num ^ (1ULL << 63), (uint64_t)lb->num ^ (1ULL << 63))))
 		return diff;
 	return compare_str(m, la->unit, lb->unit);
 }
 
-typedef int (*item_compare_fn)(const struct pc_model *m, uint32_t a, uint32_t b);
+/* rank[id] for ids 1..n in the order of compare; rank[0] = 0. */
+static uint32_t *rank_ids(const struct content_order *o, size_t n, pc_index_compare_fn compare)
+{
+	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
+	uint32_t *rank = pc_xcalloc(n + 1, sizeof(*rank));
 
+	for (size_t i = 0; i < n; i++)
+		order[i] = (uint32_t)(i + 1);
+	pc_sort_indices(o, order, n, compare);
+	for (size_t i = 0; i < n; i++)
+		rank[order[i]] = (uint32_t)(i + 1);
+	free(order);
+	return rank;
+}
 
-static int compare_seq(const struct pc_model *m, const struct pc_seqs *seqs, uint32_t a,
-		       uint32_t b, item_compare_fn compare_item)
+static int compare_ranked(const struct pc_seqs *seqs, uint32_t a, uint32_t b,
+			  const uint32_t *rank)
 {
 	size_t na, nb;
 	const uint32_t *ia = pc_seq(seqs, a, &na), *ib = pc_seq(seqs, b, &nb);
 
 	if (a == b)
 		return 0;
-	for (size_t i = 0; i < na && i < nb; i++) {
-		int diff = compare_item(m, ia[i], ib[i]);
-
-		if (diff)
-			return diff;
-	}
+	for (size_t i = 0; i < na && i < nb; i++)
+		if (ia[i] != ib[i])
+			return compare_u64(rank[ia[i]], rank[ib[i]]);
 	return compare_u64(na, nb);
-}
-
-static int compare_sample(const struct pc_model *m, uint32_t a, uint32_t b)
-{
-	const struct pc_sample *sa = &m->samples[a], *sb = &m->samples[b];
-	int diff;
-
-	if ((diff = compare_seq(m, &m->stacks, sa->stack, sb->stack, compare_frame)) ||
-	    (diff = compare_seq(m, &m->labelsets, sa->labels, sb->labels, compare_label)))
-		return diff;
-	return compare_seq(m, &m->branches, sa->branches, sb->branches, compare_frame);
 }
 
 static int order_samples(const void *ctx, uint32_t a, uint32_t b)
 {
-	return compare_sample(ctx, a, b);
-}
-
-static int compare_arc(const struct pc_model *m, uint32_t a, uint32_t b)
-{
-	const struct pc_arc *aa = &m->arcs[a], *ab = &m->arcs[b];
+	const struct content_order *o = ctx;
+	const struct pc_sample *sa = &o->m->samples[a], *sb = &o->m->samples[b];
 	int diff;
 
-	if ((diff = compare_frame(m, aa->from, ab->from)) || (diff = compare_frame(m, aa->to, ab->to)))
+	if ((diff = compare_ranked(&o->m->stacks, sa->stack, sb->stack, o->frame_rank)) ||
+	    (diff = compare_ranked(&o->m->labelsets, sa->labels, sb->labels, o->label_rank)))
 		return diff;
-	return compare_u64(aa->kind, ab->kind);
+	return compare_ranked(&o->m->branches, sa->branches, sb->branches, o->frame_rank);
 }
 
 static int order_arcs(const void *ctx, uint32_t a, uint32_t b)
 {
-	return compare_arc(ctx, a, b);
+	const struct content_order *o = ctx;
+	const struct pc_arc *aa = &o->m->arcs[a], *ab = &o->m->arcs[b];
+	int diff;
+
+	if ((diff = compare_u64(o->frame_rank[aa->from], o->frame_rank[ab->from])) ||
+	    (diff = compare_u64(o->frame_rank[aa->to], o->frame_rank[ab->to])))
+		return diff;
+	return compare_u64(aa->kind, ab->kind);
 }
 
 static uint32_t *identity_order(size_t n)
@@ -581,14 +589,14 @@ static uint32_t *identity_order(size_t n)
 	return order;
 }
 
-static void sort_samples(struct pc_model *m)
+static void sort_samples(struct pc_model *m, const struct content_order *o)
 {
 	uint32_t *order = identity_order(m->nsamples);
 	struct pc_sample *samples = pc_xmalloc(m->samples_cap * sizeof(*samples) + 1);
 	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
 				      m->value_stride * sizeof(*values) + 1);
 
-	pc_sort_indices(m, order, m->nsamples, order_samples);
+	pc_sort_indices(o, order, m->nsamples, order_samples);
 	pc_index_release(&m->sample_index);
 	for (size_t i = 0; i < m->nsamples; i++) {
 		samples[i] = m->samples[order[i]];
@@ -603,12 +611,12 @@ static void sort_samples(struct pc_model *m)
 	free(order);
 }
 
-static void sort_arcs(struct pc_model *m)
+static void sort_arcs(struct pc_model *m, const struct content_order *o)
 {
 	uint32_t *order = identity_order(m->narcs);
 	struct pc_arc *arcs = pc_xmalloc((m->arcs_cap ? m->arcs_cap : 1) * sizeof(*arcs));
 
-	pc_sort_indices(m, order, m->narcs, order_arcs);
+	pc_sort_indices(o, order, m->narcs, order_arcs);
 	pc_index_release(&m->arc_index);
 	for (size_t i = 0; i < m->narcs; i++) {
 		arcs[i] = m->arcs[order[i]];
@@ -622,8 +630,16 @@ static void sort_arcs(struct pc_model *m)
 
 void pc_model_finalize(struct pc_model *m)
 {
-	sort_samples(m);
-	sort_arcs(m);
+	struct content_order o = { .m = m };
+
+	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
+	o.frame_rank = rank_ids(&o, m->nframes, order_frames);
+	o.label_rank = rank_ids(&o, m->nlabels, order_labels);
+	sort_samples(m, &o);
+	sort_arcs(m, &o);
+	free(o.module_rank);
+	free(o.frame_rank);
+	free(o.label_rank);
 	if (m->default_column < 0 || (size_t)m->default_column >= m->ncolumns)
 		m->default_column = m->ncolumns ? 0 : -1;
 	m->finalized = true;

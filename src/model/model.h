@@ -54,7 +54,12 @@ struct pc_module {
 
 enum pc_frame_flag {
 	PC_FRAME_HAS_ADDRESS = 1u << 0, /* address is meaningful */
-	PC_FRAME_ABSOLUTE = 1u << 1,    /* runtime address; else module-relative */
+	/*
+	 * A runtime address; else module-relative: an offset in the binary as
+	 * perf prints DSO addresses (runtime - start + file_offset of the
+	 * module's load range), or an RVA when the range is unknown (SPT).
+	 */
+	PC_FRAME_ABSOLUTE = 1u << 1,
 	PC_FRAME_INLINE = 1u << 2,      /* inlined into the next frame rootward */
 };
 
@@ -241,7 +246,7 @@ static inline const uint32_t *pc_seq(const struct pc_seqs *seqs, uint32_t id,
 				     size_t *n)
 {
 	*n = seqs->spans[id].len;
-	return seqs->items + seqs->spans[id].start;
+	return seqs->items ? seqs->items + seqs->spans[id].start : seqs->items;
 }
 
 /* Frame ids of a stack, leaf first. */

@@ -22,7 +22,8 @@
  *                               the PC_FRAME_INLINE frames leafward of it
  *                               folded in as extra lines, innermost first;
  *                               a module-relative address of a module with
- *                               a known range becomes start + address
+ *                               a known range becomes its runtime address,
+ *                               start + address - file_offset
  *   (function name, file)    -> function, name = system_name; a frame
  *                               without a name gives no line
  *   stack (leaf first)       -> sample.location_id (leaf first)
@@ -369,8 +370,10 @@ static uint64_t location_address(const struct pc_model *m, const struct pc_frame
 	if (!frame->module || (frame->flags & PC_FRAME_ABSOLUTE))
 		return frame->address;
 	module = pc_model_module(m, frame->module);
-	if (module->has_range && frame->address <= UINT64_MAX - module->start)
-		return module->start + frame->address;
+	/* the inverse of module-relative = runtime - start + file_offset */
+	if (module->has_range && frame->address >= module->file_offset &&
+	    frame->address - module->file_offset <= UINT64_MAX - module->start)
+		return module->start + (frame->address - module->file_offset);
 	return frame->address;
 }
 

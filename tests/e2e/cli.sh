@@ -26,8 +26,8 @@ expect_stdout "--help" '^usage: profconv convert'
 check "--version" 0 "$PROFCONV" --version
 expect_stdout "--version" '^profconv [0-9]+\.[0-9]+\.[0-9]+$'
 check "formats" 0 "$PROFCONV" formats
-expect_stdout "formats lists spt" '^spt +read +\.spt'
-expect_stdout "formats lists pprof" '^pprof +write +\.pb\.gz,\.pprof'
+expect_stdout "formats lists spt" '^spt +read +Microsoft SPGO .*\(\.spt\)$'
+expect_stdout "formats lists pprof" '^pprof +write .*\(\.pb\.gz, \.pprof\)$'
 
 check "no command" 2 "$PROFCONV"
 check "unknown command" 2 "$PROFCONV" frobnicate

@@ -11,7 +11,14 @@ vg() {
 status=0
 for sample in "$SAMPLES"/*.spt; do
 	vg "$PROFCONV" convert -q -o "$TMPDIR/out.pb.gz" "$sample" || { echo "valgrind: convert $sample"; status=1; }
+	vg "$PROFCONV" convert -q -o "$TMPDIR/out.spt" "$sample" || { echo "valgrind: spt $sample"; status=1; }
 	vg "$PROFCONV" info "$sample" > /dev/null || { echo "valgrind: info $sample"; status=1; }
+done
+for sample in "$SAMPLES"/folded/*.folded "$SAMPLES"/perf/fp-mmap.perf.txt "$SAMPLES"/perf/dwarf.perf.txt; do
+	vg "$PROFCONV" convert -q -o "$TMPDIR/out.pb.gz" "$sample" || { echo "valgrind: convert $sample"; status=1; }
+	vg "$PROFCONV" convert -q -t folded --kernel --jit -o "$TMPDIR/out.folded" "$sample" ||
+		{ echo "valgrind: folded $sample"; status=1; }
+	vg "$PROFCONV" report --tree "$sample" > /dev/null || { echo "valgrind: report $sample"; status=1; }
 done
 head -c 100 "$SAMPLES/demo.spt" > "$TMPDIR/truncated.spt"
 vg "$PROFCONV" convert -q -o "$TMPDIR/out.pb.gz" "$TMPDIR/truncated.spt" 2>/dev/null

@@ -601,7 +601,7 @@ static void test_module_range_is_used(void **state)
 		.has_range = true,
 	};
 	uint32_t libc = pc_model_add_module(&f->m, &mod);
-	uint32_t rel = frame(f, libc, 0x40, "rel", 0);
+	uint32_t rel = frame(f, libc, 0x1040, "rel", 0); /* file offset 0x1040 */
 	uint32_t abs = frame(f, libc, 0x7f0000000080, "abs", PC_FRAME_ABSOLUTE);
 	uint32_t stack[] = { rel, abs };
 	Profile *p;

@@ -1,0 +1,687 @@
+/*
+ * report_writer.c - a human-readable report for the terminal
+ * (`profconv report`, or `-t report`): a header, the top functions by self
+ * count, and with --tree the call tree, root first.
+ *
+ * Source: DESIGN.md section 4.5; the tree is the one Apple Sampler showed
+ * and the seed's build-tree computes (seeds/001: one node per distinct
+ * path of names from the root, a node's count = the samples whose stack
+ * passes through it), weighted here by the counted column's values. The
+ * top table follows `pprof -top` (flat = self, cum = total).
+ *
+ * Layout (deterministic: the same model gives the same bytes), e.g. for
+ * `profconv report --tree --top 2 samples/folded/recursive.folded`:
+ *
+ *   profconv report
+ *   source:   folded
+ *   column:   samples (count), the default
+ *   total:    1000 in 15 distinct stacks
+ *   [left out: N samples without a call stack (M with only a branch stack): V, P%]
+ *
+ *   top functions by self (2 of 24):
+ *    self    self%  total   total%  function
+ *     500   50.00%    500   50.00%  fib
+ *     240   24.00%    240   24.00%  lex
+ *
+ *   call tree, root first (nodes below 0.5% of the total are folded):
+ *    900   90.00%  myapp
+ *    899   89.90%    main
+ *   ...
+ *      1    0.10%    (1 more below 0.5%)
+ *
+ * Counts are right-aligned to the width of the total, percentages have two
+ * decimals, the tree indents two spaces per level. Children below 0.5% of
+ * the total (count < ceil(total / 200)) are replaced by one line with
+ * their sum and number, after their kept siblings.
+ *
+ * What maps where:
+ *   the counted column  -> --event NAME picks column NAME_event if there is
+ *                          one, else column NAME; default: the model's
+ *                          default column. With a NAME_sample column next
+ *                          to NAME_event, the header adds that column's
+ *                          total (the number of samples)
+ *   a frame's name      -> its function name; unsymbolized: MODULE+0xRVA
+ *                          (module-relative), MODULE@0xADDR (absolute) or
+ *                          0xADDR, with MODULE the file name without its
+ *                          directory; no address: [MODULE] or [unknown].
+ *                          Frames with the same name are one function
+ *                          (inline frames have their own names)
+ *   self                -> the sum of the stacks whose leaf is the function
+ *   total               -> the sum of the stacks that hold the function,
+ *                          once per stack even when it recurses
+ *   tree node           -> a distinct path of names from the root; children
+ *                          by count (descending), then name
+ * Percentages are of the column's total over all samples, those left out
+ * included. Sorting: self, then total (descending), then name (bytes).
+ * Names are printed as UTF-8, with control bytes and invalid UTF-8 as \xNN.
+ *
+ * The writer needs call stacks: an input without any (LBR records only,
+ * caller-callee arcs only) is refused before it runs.
+ *
+ * What is lost: labels (a stack's samples are added whatever their
+ * threads or processes), the other columns, samples whose counted value
+ * is 0, samples without a call stack (branch-only LBR records; the header
+ * counts them), branch stacks and arcs, addresses of symbolized frames,
+ * source files and lines.
+ */
+#include "core/format.h"
+#include "core/utf8.h"
+
+#define REPORT "report"
+#define DEFAULT_TOP 20
+#define PRUNE_PER_MILLE 5 /* tree nodes below 0.5% of the total are folded */
+
+/* A function: a distinct name. */
+struct report_name {
+	const char *text;
+	size_t len;
+	uint64_t self, total;
+	uint32_t last_stack; /* the last stack that added to total */
+};
+
+struct report_node {
+	uint32_t parent, name; /* node 0 is the invisible root */
+	uint64_t count;
+};
+
+/* A node among its siblings, for sorting and printing. */
+struct report_child {
+	uint64_t count;
+	const struct report_name *name;
+	uint32_t node;
+};
+
+struct report {
+	struct pc_ctx *ctx;
+	const struct pc_model *m;
+	FILE *out;
+	size_t column;
+	int partner;           /* the NAME_sample column of NAME_event, or -1 */
+
+	uint64_t total;        /* the column over all samples */
+	uint64_t *stack_values; /* per stack id, samples with a stack */
+	size_t nstacks;        /* distinct stacks with a value */
+	uint64_t partner_total;
+	size_t left_out, branch_only;
+	uint64_t left_out_value;
+
+	struct report_name *names; /* name id i is names[i - 1] */
+	size_t nnames, names_cap;
+	struct pc_index name_index;
+	struct pc_arena arena;  /* names made here */
+	uint32_t *frame_names;  /* frame id -> name id, 0 = not yet */
+
+	struct report_node *nodes;
+	size_t nnodes, nodes_cap;
+	struct pc_index node_index;
+	uint32_t *child_start;     /* node -> first of its children in children */
+	struct report_child *children;
+};
+
+/* --- the counted column --- */
+
+static bool column_named(const struct pc_model *m, size_t column, const char *name,
+			 size_t len, const char *suffix)
+{
+	pc_str_id type = m->columns[column].type;
+	size_t suffix_len = strlen(suffix);
+
+	return pc_str_len(m, type) == len + suffix_len &&
+	       !memcmp(pc_str(m, type), name, len) &&
+	       !memcmp(pc_str(m, type) + len, suffix, suffix_len);
+}
+
+static int find_column(const struct pc_model *m, const char *name, size_t len,
+		       const char *suffix)
+{
+	for (size_t i = 0; i < m->ncolumns; i++)
+		if (column_named(m, i, name, len, suffix))
+			return (int)i;
+	return -1;
+}
+
+static void list_columns(const struct pc_model *m, int skip, char *buf, size_t size)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < m->ncolumns && used < size; i++)
+		if ((int)i != skip)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? ", " : "",
+						 pc_str(m, m->columns[i].type));
+}
+
+/* The NAME_sample column that counts the samples of NAME_event, or -1. */
+static int partner_column(const struct pc_model *m, size_t column)
+{
+	static const char suffix[] = "_event";
+	pc_str_id type = m->columns[column].type;
+	size_t len = pc_str_len(m, type), suffix_len = sizeof(suffix) - 1;
+
+	if (len <= suffix_len || memcmp(pc_str(m, type) + len - suffix_len, suffix, suffix_len))
+		return -1;
+	return find_column(m, pc_str(m, type), len - suffix_len, "_sample");
+}
+
+static int pick_column(struct report *r)
+{
+	const char *event = r->ctx->opt.event;
+	int column = r->m->default_column;
+	char names[300];
+
+	if (event) {
+		column = find_column(r->m, event, strlen(event), "_event");
+		if (column < 0)
+			column = find_column(r->m, event, strlen(event), "");
+		if (column < 0) {
+			list_columns(r->m, -1, names, sizeof(names));
+			return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
+				       "%s: no column '%s_event' or '%s' to count (the "
+				       "profile has: %s)", REPORT, event, event, names);
+		}
+	}
+	if (column < 0 || (size_t)column >= r->m->ncolumns)
+		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
+			       "%s: the profile has no column to count", REPORT);
+	r->column = (size_t)column;
+	r->partner = partner_column(r->m, r->column);
+	return 0;
+}
+
+/* --- totals per stack --- */
+
+static int add_checked(struct report *r, uint64_t *sum, uint64_t value)
+{
+	if (value > UINT64_MAX - *sum)
+		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
+			       "%s: the values of column '%s' add up to more than %llu",
+			       REPORT, pc_str(r->m, r->m->columns[r->column].type),
+			       (unsigned long long)UINT64_MAX);
+	*sum += value;
+	return 0;
+}
+
+static void leave_out(struct report *r, const struct pc_sample *sample, uint64_t value)
+{
+	r->left_out++;
+	if (sample->branches)
+		r->branch_only++;
+	r->left_out_value += value;
+}
+
+/*
+ * Sums the column per stack id. All sums are bounded by the total, so
+ * checking the total is enough.
+ */
+static int sum_stacks(struct report *r)
+{
+	const struct pc_model *m = r->m;
+
+	r->stack_values = pc_xcalloc(m->stacks.count, sizeof(*r->stack_values));
+	for (size_t i = 0; i < m->nsamples; i++) {
+		const struct pc_sample *sample = &m->samples[i];
+		const uint64_t *values = pc_model_values(m, i);
+		uint64_t value = values[r->column];
+
+		if (!value)
+			continue;
+		if (add_checked(r, &r->total, value))
+			return -1;
+		if (!sample->stack) {
+			leave_out(r, sample, value);
+			continue;
+		}
+		if (!r->stack_values[sample->stack])
+			r->nstacks++;
+		r->stack_values[sample->stack] += value;
+		if (r->partner >= 0)
+			r->partner_total += values[r->partner];
+	}
+	return 0;
+}
+
+/* --- names --- */
+
+struct name_key {
+	const char *text;
+	size_t len;
+};
+
+static bool name_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct report *r = ctx;
+	const struct name_key *key = key_ptr;
+	const struct report_name *name = &r->names[id - 1];
+
+	return name->len == key->len && !memcmp(name->text, key->text, key->len);
+}
+
+static uint32_t intern_name(struct report *r, const char *text, size_t len)
+{
+	struct name_key key = { .text = text, .len = len };
+	uint64_t hash = pc_hash_bytes(text, len, 0x6e);
+	uint32_t id = pc_index_find(&r->name_index, hash, name_equal, r, &key);
+
+	if (id)
+		return id;
+	pc_grow(&r->names, &r->names_cap, r->nnames + 1, sizeof(*r->names));
+	r->names[r->nnames] = (struct report_name){ .text = text, .len = len };
+	id = (uint32_t)++r->nnames;
+	pc_index_add(&r->name_index, hash, id);
+	return id;
+}
+
+/* The module's file name, without its directory. */
+static const char *module_base(const struct pc_model *m, uint32_t module)
+{
+	const char *name = pc_str(m, pc_model_module(m, module)->name);
+	const char *base = name;
+
+	for (const char *p = name; *p; p++)
+		if (*p == '/' || *p == '\\')
+			base = p + 1;
+	return base;
+}
+
+/* The name of an unsymbolized frame, made in the arena. */
+static uint32_t make_name(struct report *r, const struct pc_frame *frame)
+{
+	const char *module = frame->module ? module_base(r->m, frame->module) : NULL;
+	unsigned long long address = frame->address;
+	char text[600];
+	char *copy;
+	int len;
+
+	if (!(frame->flags & PC_FRAME_HAS_ADDRESS))
+		len = snprintf(text, sizeof(text), "[%s]", module ? module : "unknown");
+	else if (!module)
+		len = snprintf(text, sizeof(text), "0x%llx", address);
+	else
+		len = snprintf(text, sizeof(text), "%s%c0x%llx", module,
+			       frame->flags & PC_FRAME_ABSOLUTE ? '@' : '+', address);
+	if (len < 0)
+		len = 0;
+	if ((size_t)len >= sizeof(text))
+		len = (int)sizeof(text) - 1;
+	copy = pc_arena_alloc(&r->arena, (size_t)len + 1);
+	memcpy(copy, text, (size_t)len + 1);
+	return intern_name(r, copy, (size_t)len);
+}
+
+static uint32_t frame_name(struct report *r, uint32_t frame_id)
+{
+	const struct pc_frame *frame;
+
+	if (r->frame_names[frame_id])
+		return r->frame_names[frame_id];
+	frame = pc_model_frame(r->m, frame_id);
+	if (frame->function)
+		r->frame_names[frame_id] = intern_name(r, pc_str(r->m, frame->function),
+						       pc_str_len(r->m, frame->function));
+	else
+		r->frame_names[frame_id] = make_name(r, frame);
+	return r->frame_names[frame_id];
+}
+
+/* --- self and total per function --- */
+
+static void count_stack(struct report *r, uint32_t stack, uint64_t value)
+{
+	size_t n;
+	const uint32_t *frames = pc_model_stack(r->m, stack, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t id = frame_name(r, frames[i]); /* may move r->names */
+		struct report_name *name = &r->names[id - 1];
+
+		if (!i)
+			name->self += value;
+		if (name->last_stack != stack) {
+			name->last_stack = stack;
+			name->total += value;
+		}
+	}
+}
+
+static void count_functions(struct report *r)
+{
+	for (uint32_t s = 1; s < r->m->stacks.count; s++)
+		if (r->stack_values[s])
+			count_stack(r, s, r->stack_values[s]);
+}
+
+/* --- the tree --- */
+
+struct node_key {
+	uint32_t parent, name;
+};
+
+static uint64_t node_hash(uint32_t parent, uint32_t name)
+{
+	return pc_hash_u64(((uint64_t)parent << 32) | name);
+}
+
+static bool node_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct report *r = ctx;
+	const struct node_key *key = key_ptr;
+
+	return r->nodes[id].parent == key->parent && r->nodes[id].name == key->name;
+}
+
+/* The child of parent named name, added if new; ids are node indices. */
+static uint32_t child_node(struct report *r, uint32_t parent, uint32_t name)
+{
+	struct node_key key = { .parent = parent, .name = name };
+	uint64_t hash = node_hash(parent, name);
+	uint32_t id = pc_index_find(&r->node_index, hash, node_equal, r, &key);
+
+	if (id)
+		return id;
+	if (r->nnodes >= UINT32_MAX)
+		pc_die_oom(r->nnodes);
+	pc_grow(&r->nodes, &r->nodes_cap, r->nnodes + 1, sizeof(*r->nodes));
+	r->nodes[r->nnodes] = (struct report_node){ .parent = parent, .name = name };
+	id = (uint32_t)r->nnodes++;
+	pc_index_add(&r->node_index, hash, id);
+	return id;
+}
+
+static void add_path(struct report *r, uint32_t stack, uint64_t value)
+{
+	size_t n;
+	const uint32_t *frames = pc_model_stack(r->m, stack, &n);
+	uint32_t node = 0;
+
+	r->nodes[0].count += value;
+	for (size_t i = n; i-- > 0;) {
+		node = child_node(r, node, frame_name(r, frames[i]));
+		r->nodes[node].count += value;
+	}
+}
+
+static int compare_children(const void *a_ptr, const void *b_ptr)
+{
+	const struct report_child *a = a_ptr, *b = b_ptr;
+	size_t len = a->name->len < b->name->len ? a->name->len : b->name->len;
+	int diff;
+
+	if (a->count != b->count)
+		return a->count > b->count ? -1 : 1;
+	diff = memcmp(a->name->text, b->name->text, len);
+	if (diff)
+		return diff;
+	return a->name->len < b->name->len ? -1 : a->name->len > b->name->len;
+}
+
+/* Groups the nodes by parent (child_start[p] .. child_start[p + 1]) and sorts them. */
+static void sort_children(struct report *r)
+{
+	size_t n = r->nnodes;
+	uint32_t *fill = pc_xcalloc(n + 1, sizeof(*fill));
+
+	r->child_start = pc_xcalloc(n + 1, sizeof(*r->child_start));
+	r->children = pc_xcalloc(n ? n : 1, sizeof(*r->children));
+	for (size_t i = 1; i < n; i++)
+		r->child_start[r->nodes[i].parent + 1]++;
+	for (size_t i = 0; i < n; i++)
+		r->child_start[i + 1] += r->child_start[i];
+	memcpy(fill, r->child_start, (n + 1) * sizeof(*fill));
+	for (size_t i = 1; i < n; i++) {
+		const struct report_node *node = &r->nodes[i];
+
+		r->children[fill[node->parent]++] = (struct report_child){
+			.count = node->count, .name = &r->names[node->name - 1],
+			.node = (uint32_t)i,
+		};
+	}
+	for (size_t i = 0; i < n; i++)
+		qsort(r->children + r->child_start[i], r->child_start[i + 1] - r->child_start[i],
+		      sizeof(*r->children), compare_children);
+	free(fill);
+}
+
+static void build_tree(struct report *r)
+{
+	pc_grow(&r->nodes, &r->nodes_cap, 1, sizeof(*r->nodes));
+	r->nodes[0] = (struct report_node){ 0 };
+	r->nnodes = 1;
+	for (uint32_t s = 1; s < r->m->stacks.count; s++)
+		if (r->stack_values[s])
+			add_path(r, s, r->stack_values[s]);
+	sort_children(r);
+}
+
+/* --- printing --- */
+
+/* Prints a name for a terminal: UTF-8 as is, other bytes as \xNN. */
+static void put_name(FILE *out, const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+
+	for (size_t i = 0; i < len;) {
+		size_t seq = pc_utf8_char_len(s + i, len - i);
+
+		if (!seq || s[i] < 0x20 || s[i] == 0x7f) {
+			fprintf(out, "\\x%02x", s[i]);
+			i++;
+		} else {
+			fwrite(s + i, 1, seq, out);
+			i += seq;
+		}
+	}
+}
+
+static int digits(uint64_t value)
+{
+	int n = 1;
+
+	while (value >= 10) {
+		value /= 10;
+		n++;
+	}
+	return n;
+}
+
+static double percent(const struct report *r, uint64_t value)
+{
+	return r->total ? 100.0 * (double)value / (double)r->total : 0.0;
+}
+
+static const char *plural(uint64_t n)
+{
+	return n == 1 ? "" : "s";
+}
+
+static void put_header(const struct report *r)
+{
+	const struct pc_model *m = r->m;
+	FILE *out = r->out;
+	char others[300];
+
+	fputs("profconv report\nsource:   ", out);
+	for (size_t i = 0; i < m->nsources; i++)
+		fprintf(out, "%s%s", i ? ", " : "", pc_str(m, m->sources[i]));
+	fprintf(out, "\ncolumn:   %s (%s), %s", pc_str(m, m->columns[r->column].type),
+		pc_str(m, m->columns[r->column].unit),
+		r->ctx->opt.event ? "picked by --event" : "the default");
+	list_columns(m, (int)r->column, others, sizeof(others));
+	if (others[0])
+		fprintf(out, "; others: %s", others);
+	fprintf(out, "\ntotal:    %llu in %zu distinct stack%s", (unsigned long long)r->total,
+		r->nstacks, plural(r->nstacks));
+	if (r->partner >= 0)
+		fprintf(out, ", %llu sample%s (%s)", (unsigned long long)r->partner_total,
+			plural(r->partner_total), pc_str(m, m->columns[r->partner].type));
+	fputc('\n', out);
+	if (r->left_out)
+		fprintf(out, "left out: %zu sample%s without a call stack (%zu with only a "
+			"branch stack): %llu, %.2f%%\n", r->left_out, plural(r->left_out),
+			r->branch_only, (unsigned long long)r->left_out_value,
+			percent(r, r->left_out_value));
+}
+
+static int compare_functions(const void *a_ptr, const void *b_ptr)
+{
+	const struct report_name *a = *(const struct report_name *const *)a_ptr;
+	const struct report_name *b = *(const struct report_name *const *)b_ptr;
+	size_t len = a->len < b->len ? a->len : b->len;
+	int diff;
+
+	if (a->self != b->self)
+		return a->self > b->self ? -1 : 1;
+	if (a->total != b->total)
+		return a->total > b->total ? -1 : 1;
+	diff = memcmp(a->text, b->text, len);
+	if (diff)
+		return diff;
+	return a->len < b->len ? -1 : a->len > b->len;
+}
+
+static void put_functions(const struct report *r)
+{
+	size_t top = r->ctx->opt.top ? r->ctx->opt.top : DEFAULT_TOP;
+	const struct report_name **order = pc_xmalloc((r->nnames ? r->nnames : 1) *
+						      sizeof(*order));
+	int width = digits(r->total);
+
+	if (width < 5)
+		width = 5;
+	for (size_t i = 0; i < r->nnames; i++)
+		order[i] = &r->names[i];
+	qsort(order, r->nnames, sizeof(*order), compare_functions);
+	if (top > r->nnames)
+		top = r->nnames;
+	fprintf(r->out, "\ntop functions by self (%zu of %zu):\n", top, r->nnames);
+	fprintf(r->out, "%*s  %7s  %*s  %7s  function\n", width, "self", "self%", width,
+		"total", "total%");
+	for (size_t i = 0; i < top; i++) {
+		fprintf(r->out, "%*llu  %6.2f%%  %*llu  %6.2f%%  ", width,
+			(unsigned long long)order[i]->self, percent(r, order[i]->self), width,
+			(unsigned long long)order[i]->total, percent(r, order[i]->total));
+		put_name(r->out, order[i]->text, order[i]->len);
+		fputc('\n', r->out);
+	}
+	free(order);
+}
+
+static bool pruned(const struct report *r, uint64_t count)
+{
+	/* count < total * 0.5% without overflow: count < ceil(total / 200) */
+	uint64_t per = 1000 / PRUNE_PER_MILLE;
+
+	return count < r->total / per + (r->total % per != 0);
+}
+
+static void put_tree_line(const struct report *r, int width, uint64_t count, size_t depth)
+{
+	fprintf(r->out, "%*llu  %6.2f%%  ", width, (unsigned long long)count,
+		percent(r, count));
+	for (size_t i = 0; i < depth; i++)
+		fputs("  ", r->out);
+}
+
+/* Prints the children [from, to) of one node that fall below the threshold. */
+static void put_pruned(const struct report *r, int width, size_t from, size_t to,
+		       size_t depth)
+{
+	uint64_t sum = 0;
+
+	for (size_t i = from; i < to; i++)
+		sum += r->children[i].count;
+	put_tree_line(r, width, sum, depth);
+	fprintf(r->out, "(%zu more below 0.5%%)\n", to - from);
+}
+
+struct tree_cursor {
+	size_t next, end;
+};
+
+/* Depth first, without recursion: stacks can be very deep. */
+static void put_tree(const struct report *r)
+{
+	struct tree_cursor *path = NULL;
+	size_t depth = 0, path_cap = 0;
+	int width = digits(r->total);
+
+	fputs("\ncall tree, root first (nodes below 0.5% of the total are folded):\n",
+	      r->out);
+	pc_grow(&path, &path_cap, 1, sizeof(*path));
+	path[0] = (struct tree_cursor){ .next = r->child_start[0], .end = r->child_start[1] };
+	for (depth = 1; depth > 0;) {
+		struct tree_cursor *at = &path[depth - 1];
+		const struct report_child *child;
+
+		if (at->next == at->end || pruned(r, r->children[at->next].count)) {
+			if (at->next < at->end)
+				put_pruned(r, width, at->next, at->end, depth - 1);
+			depth--;
+			continue;
+		}
+		child = &r->children[at->next++];
+		put_tree_line(r, width, child->count, depth - 1);
+		put_name(r->out, child->name->text, child->name->len);
+		fputc('\n', r->out);
+		pc_grow(&path, &path_cap, depth + 1, sizeof(*path));
+		path[depth++] = (struct tree_cursor){
+			.next = r->child_start[child->node],
+			.end = r->child_start[child->node + 1],
+		};
+	}
+	free(path);
+}
+
+/* --- the writer --- */
+
+static void report_release(struct report *r)
+{
+	free(r->stack_values);
+	free(r->names);
+	pc_index_release(&r->name_index);
+	pc_arena_release(&r->arena);
+	free(r->frame_names);
+	free(r->nodes);
+	pc_index_release(&r->node_index);
+	free(r->child_start);
+	free(r->children);
+}
+
+static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
+			struct pc_output *out)
+{
+	struct report r = { .ctx = ctx, .m = m, .out = out->fp };
+	int ret = -1;
+
+	pc_index_init(&r.name_index);
+	pc_index_init(&r.node_index);
+	pc_arena_init(&r.arena);
+	if (pick_column(&r) || sum_stacks(&r))
+		goto out;
+	r.frame_names = pc_xcalloc(m->nframes + 1, sizeof(*r.frame_names));
+	count_functions(&r);
+	put_header(&r);
+	if (!r.nstacks) {
+		fputs("\nno sample with a call stack has a value in this column\n", r.out);
+	} else {
+		put_functions(&r);
+		if (ctx->opt.tree) {
+			build_tree(&r);
+			put_tree(&r);
+		}
+	}
+	ret = 0;
+out:
+	report_release(&r);
+	return ret;
+}
+
+const struct pc_writer pc_report_writer = {
+	.name = "report",
+	.summary = "a text report for the terminal: top functions and the call tree "
+		   "(profconv report)",
+	.needs = PC_PART_STACKS,
+	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS |
+		 PC_PART_BRANCHES, /* branch-only samples are counted in the header */
+	.write = report_write,
+};

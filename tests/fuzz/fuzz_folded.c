@@ -1,0 +1,150 @@
+/*
+ * fuzz_folded.c - libFuzzer target for the folded stacks reader (built by
+ * `make fuzz-build`, run by `make fuzz`; seeds in tests/fuzz/corpus/folded/).
+ *
+ * Each input is probed, then read into a fresh model twice, once with its
+ * size known (a file) and once as from a pipe (size unknown); the two
+ * reads must agree. A failure must say why and where (line:column). When
+ * the input reads, the model is written back as folded text (root first,
+ * "name;...;name COUNT") and read again: that must give the same text
+ * (the reader's output is a fixed point), and the report writer (top
+ * table and tree) renders it into /dev/null, failing only on a total
+ * past 2^64 - 1. With --skip-bad, reading may only fail on a stack whose
+ * counts pass INT64_MAX.
+ */
+#include "core/format.h"
+
+extern const struct pc_reader pc_folded_reader;
+extern const struct pc_writer pc_report_writer;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct text {
+	char *buf;
+	size_t len, cap;
+};
+
+static void text_add(struct text *t, const void *bytes, size_t len)
+{
+	pc_grow(&t->buf, &t->cap, t->len + len + 1, 1);
+	memcpy(t->buf + t->len, bytes, len);
+	t->len += len;
+}
+
+/* The finalized model as folded text, one line per sample, in model order. */
+static void render(const struct pc_model *m, struct text *t)
+{
+	text_add(t, "\n", 1); /* no byte-order mark can start the text */
+	for (size_t i = 0; i < m->nsamples; i++) {
+		size_t n;
+		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		char count[32];
+
+		for (size_t k = n; k-- > 0;) {
+			pc_str_id name = pc_model_frame(m, frames[k])->function;
+
+			text_add(t, pc_str(m, name), pc_str_len(m, name));
+			if (k)
+				text_add(t, ";", 1);
+		}
+		snprintf(count, sizeof(count), " %llu\n",
+			 (unsigned long long)pc_model_values(m, i)[0]);
+		text_add(t, count, strlen(count));
+	}
+}
+
+static FILE *null_output(void)
+{
+	static FILE *devnull;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return devnull;
+}
+
+static void check_report(const struct pc_model *m)
+{
+	struct pc_ctx ctx;
+	struct pc_output out = { .fp = null_output() };
+
+	pc_ctx_init(&ctx);
+	ctx.opt.tree = true;
+	ctx.opt.top = 5;
+	/* the one failure: a column total past 2^64 - 1 (three stacks of INT64_MAX) */
+	if (pc_report_writer.write(&ctx, m, &out) &&
+	    !strstr(ctx.err.message, "add up to more than"))
+		abort();
+}
+
+/* Reads data into m (finalized on success); returns the reader's status. */
+static int read_once(const uint8_t *data, size_t size, bool unknown_size,
+		     bool skip_bad, struct pc_model *m)
+{
+	struct pc_ctx ctx;
+	struct pc_input in;
+	int rc;
+
+	pc_ctx_init(&ctx);
+	ctx.opt.skip_bad = skip_bad;
+	pc_input_from_memory(&in, "fuzz.folded", data, size);
+	if (unknown_size)
+		in.size = PC_SIZE_UNKNOWN;
+	rc = pc_folded_reader.read(&ctx, &in, m);
+	pc_input_close(&in);
+	if (!rc) {
+		pc_model_finalize(m);
+		return 0;
+	}
+	if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0] ||
+	    ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
+		abort(); /* a failure must say why and where */
+	if (skip_bad && strncmp(ctx.err.message, "the counts of this stack", 24))
+		abort(); /* --skip-bad skips everything else */
+	return rc;
+}
+
+static void check_fixed_point(const struct pc_model *m)
+{
+	struct text first = { 0 }, second = { 0 };
+	struct pc_model again;
+
+	render(m, &first);
+	pc_model_init(&again);
+	if (read_once((const uint8_t *)first.buf, first.len, false, false, &again))
+		abort();
+	render(&again, &second);
+	if (first.len != second.len || memcmp(first.buf, second.buf, first.len))
+		abort();
+	pc_model_release(&again);
+	free(first.buf);
+	free(second.buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct pc_model known, piped, skipping;
+	int known_rc, piped_rc;
+
+	pc_folded_reader.probe(data, size < PC_PROBE_BYTES ? size : PC_PROBE_BYTES);
+	pc_model_init(&known);
+	pc_model_init(&piped);
+	pc_model_init(&skipping);
+	known_rc = read_once(data, size, false, false, &known);
+	piped_rc = read_once(data, size, true, false, &piped);
+	if (known_rc != piped_rc || known.nsamples != piped.nsamples ||
+	    known.nframes != piped.nframes)
+		abort();
+	if (!known_rc) {
+		check_fixed_point(&known);
+		check_report(&known);
+	}
+	if (!read_once(data, size, false, true, &skipping) && !known_rc &&
+	    skipping.nsamples != known.nsamples)
+		abort();
+	pc_model_release(&known);
+	pc_model_release(&piped);
+	pc_model_release(&skipping);
+	return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * fuzz_perf_script.c - libFuzzer target for the perf script reader and the
+ * folded writer (built by `make fuzz-build`, run by `make fuzz`; seeds in
+ * tests/fuzz/corpus/perf_script/, small hand-written texts of each form).
+ *
+ * Each input is probed, then read into a fresh model twice: once as it
+ * is and once with --skip-bad. Besides the sanitizers, it checks that a
+ * failure says why and where (a line and column for syntax errors), that
+ * --skip-bad turns every syntax error into a warning (so it fails only
+ * where plain reading fails for another reason: counts past 2^63-1, too
+ * many events, a line over 16 MiB), that what reads cleanly reads the same
+ * with --skip-bad, and that the folded and dump writers accept every model
+ * the reader makes.
+ */
+#include "core/format.h"
+
+extern const struct pc_reader pc_perf_script_reader;
+extern const struct pc_writer pc_folded_writer;
+extern const struct pc_writer pc_dump_writer;
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+struct outcome {
+	int rc;
+	bool syntax;      /* the error is located at a line and column */
+	size_t nsamples;
+	uint64_t total;   /* of every value */
+};
+
+static void write_to_memory(struct pc_ctx *ctx, const struct pc_writer *writer,
+			    const struct pc_model *m)
+{
+	struct pc_output out;
+	char *text = NULL;
+	size_t size = 0;
+
+	if (pc_output_to_memory(&out, &text, &size, &ctx->err))
+		abort();
+	if (writer->write(ctx, m, &out)) {
+		pc_output_abort(&out);
+		if (!ctx->err.message[0])
+			abort();
+		pc_error_clear(&ctx->err);
+		return;
+	}
+	if (pc_output_commit(&out, &ctx->err))
+		abort();
+	free(text);
+}
+
+static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
+{
+	struct outcome o = { 0 };
+	struct pc_ctx ctx;
+	struct pc_model m;
+	struct pc_input in;
+
+	pc_ctx_init(&ctx);
+	ctx.opt.skip_bad = skip_bad;
+	pc_model_init(&m);
+	pc_input_from_memory(&in, "fuzz.perf", data, size);
+	o.rc = pc_perf_script_reader.read(&ctx, &in, &m);
+	if (!o.rc) {
+		pc_model_finalize(&m);
+		o.nsamples = m.nsamples;
+		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
+			o.total += m.values[i];
+		write_to_memory(&ctx, &pc_folded_writer, &m);
+		ctx.opt.folded_tid = ctx.opt.folded_kernel = ctx.opt.folded_jit = true;
+		ctx.opt.folded_addrs = true;
+		write_to_memory(&ctx, &pc_folded_writer, &m);
+		write_to_memory(&ctx, &pc_dump_writer, &m);
+	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
+		abort(); /* a failure must say why */
+	} else {
+		o.syntax = ctx.err.where == PC_WHERE_LINE && ctx.err.line > 0 && ctx.err.column > 0;
+	}
+	pc_input_close(&in);
+	pc_model_release(&m);
+	return o;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct outcome plain, skipping;
+
+	pc_perf_script_reader.probe(data, size < PC_PROBE_BYTES ? size : PC_PROBE_BYTES);
+	plain = read_once(data, size, false);
+	skipping = read_once(data, size, true);
+	if (plain.rc && !plain.syntax)
+		abort(); /* every error of this reader is located */
+	if (!plain.rc && (skipping.rc || skipping.nsamples != plain.nsamples ||
+			  skipping.total != plain.total))
+		abort();
+	return 0;
+}
