@@ -67,6 +67,36 @@ uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
 	return id;
 }
 
+/* ---- tallies ---- */
+
+void pc_tally_init(struct pc_tally *tally)
+{
+	memset(tally, 0, sizeof(*tally));
+	pc_seqs_init(&tally->keys);
+}
+
+void pc_tally_release(struct pc_tally *tally)
+{
+	pc_seqs_release(&tally->keys);
+	free(tally->counts);
+}
+
+int pc_tally_add(struct pc_tally *tally, const uint32_t *items, size_t len, uint64_t count)
+{
+	uint32_t id = pc_seqs_add(&tally->keys, items, len);
+
+	if (id >= tally->counts_cap) {
+		size_t old = tally->counts_cap;
+
+		pc_grow(&tally->counts, &tally->counts_cap, (size_t)id + 1, sizeof(*tally->counts));
+		memset(tally->counts + old, 0, (tally->counts_cap - old) * sizeof(*tally->counts));
+	}
+	if (count > PC_COUNT_MAX - tally->counts[id])
+		return -1;
+	tally->counts[id] += count;
+	return 0;
+}
+
 /* ---- life cycle ---- */
 
 void pc_model_init(struct pc_model *m)

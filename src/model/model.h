@@ -179,6 +179,18 @@ void pc_seqs_release(struct pc_seqs *seqs);
 /* Returns the id (>= 1) of the sequence, adding it if new; 0 for len 0. */
 uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len);
 
+/* Totals per interned id sequence, for writers that aggregate records of their own. */
+struct pc_tally {
+	struct pc_seqs keys;
+	uint64_t *counts; /* by key id */
+	size_t counts_cap;
+};
+
+void pc_tally_init(struct pc_tally *tally);
+void pc_tally_release(struct pc_tally *tally);
+/* Adds count to the sequence's total; -1 when it would pass PC_COUNT_MAX. */
+int pc_tally_add(struct pc_tally *tally, const uint32_t *items, size_t len, uint64_t count);
+
 void pc_model_init(struct pc_model *m);
 void pc_model_release(struct pc_model *m);
 

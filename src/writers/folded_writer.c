@@ -102,9 +102,7 @@ struct fw_writer {
 	struct fw_frame *frames[2]; /* [java] by frame id */
 	struct fw_root *roots;      /* by label set id */
 
-	struct pc_seqs stacks; /* of name ids, root first */
-	uint64_t *counts;      /* by stack id */
-	size_t counts_cap;
+	struct pc_tally stacks; /* of name ids, root first */
 	uint32_t *line;        /* the stack being built */
 	size_t line_cap;
 
@@ -478,7 +476,6 @@ static int add_sample(struct fw_writer *w, const struct pc_sample *sample, uint6
 	const struct fw_root *root = root_of(w, sample->labels);
 	size_t n, len = 0;
 	const uint32_t *frames = pc_model_stack(w->m, sample->stack, &n);
-	uint32_t id;
 
 	pc_grow(&w->line, &w->line_cap, 1, sizeof(*w->line));
 	if (root->name)
@@ -496,17 +493,9 @@ static int add_sample(struct fw_writer *w, const struct pc_sample *sample, uint6
 		w->rootless++;
 		return 0;
 	}
-	id = pc_seqs_add(&w->stacks, w->line, len);
-	if (id >= w->counts_cap) {
-		size_t old = w->counts_cap;
-
-		pc_grow(&w->counts, &w->counts_cap, (size_t)id + 1, sizeof(*w->counts));
-		memset(w->counts + old, 0, (w->counts_cap - old) * sizeof(*w->counts));
-	}
-	if (count > PC_COUNT_MAX - w->counts[id])
+	if (pc_tally_add(&w->stacks, w->line, len, count))
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
 			       "the count of a folded stack passes 2^63-1");
-	w->counts[id] += count;
 	return 0;
 }
 
@@ -605,7 +594,7 @@ static int compare_stacks(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct fw_writer *w = ctx;
 	size_t na, nb, i;
-	const uint32_t *ia = pc_seq(&w->stacks, a + 1, &na), *ib = pc_seq(&w->stacks, b + 1, &nb);
+	const uint32_t *ia = pc_seq(&w->stacks.keys, a + 1, &na), *ib = pc_seq(&w->stacks.keys, b + 1, &nb);
 
 	for (i = 0; i < na && i < nb; i++) {
 		const struct fw_name *x = &w->names[ia[i]], *y = &w->names[ib[i]];
@@ -627,7 +616,7 @@ static int compare_stacks(const void *ctx, uint32_t a, uint32_t b)
 
 static void write_sorted(struct fw_writer *w, FILE *out)
 {
-	size_t n = w->stacks.count - 1;
+	size_t n = w->stacks.keys.count - 1;
 	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
 
 	for (size_t i = 0; i < n; i++)
@@ -635,9 +624,9 @@ static void write_sorted(struct fw_writer *w, FILE *out)
 	pc_sort_indices(w, order, n, compare_stacks);
 	for (size_t i = 0; i < n; i++) {
 		size_t len;
-		const uint32_t *ids = pc_seq(&w->stacks, order[i] + 1, &len);
+		const uint32_t *ids = pc_seq(&w->stacks.keys, order[i] + 1, &len);
 
-		if (!w->counts[order[i] + 1])
+		if (!w->stacks.counts[order[i] + 1])
 			continue;
 		for (size_t k = 0; k < len; k++) {
 			const struct fw_name *name = &w->names[ids[k]];
@@ -646,7 +635,7 @@ static void write_sorted(struct fw_writer *w, FILE *out)
 				fputc(';', out);
 			fwrite(w->text + name->off, 1, name->len, out);
 		}
-		fprintf(out, " %llu\n", (unsigned long long)w->counts[order[i] + 1]);
+		fprintf(out, " %llu\n", (unsigned long long)w->stacks.counts[order[i] + 1]);
 	}
 	free(order);
 }
@@ -660,8 +649,7 @@ static void writer_release(struct fw_writer *w)
 	free(w->frames[0]);
 	free(w->frames[1]);
 	free(w->roots);
-	pc_seqs_release(&w->stacks);
-	free(w->counts);
+	pc_tally_release(&w->stacks);
 	free(w->line);
 }
 
@@ -678,7 +666,7 @@ static int folded_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_
 		else if (!strcmp(m->strings[i].text, "tid"))
 			w.key_tid = (pc_str_id)i;
 	}
-	pc_seqs_init(&w.stacks);
+	pc_tally_init(&w.stacks);
 	w.frames[0] = pc_xcalloc(m->nframes + 1, sizeof(*w.frames[0]));
 	w.frames[1] = pc_xcalloc(m->nframes + 1, sizeof(*w.frames[1]));
 	w.roots = pc_xcalloc(m->labelsets.count + 1, sizeof(*w.roots));

@@ -73,9 +73,7 @@ struct spt_writer {
 	const struct pc_model *m;
 	bool *wanted;            /* per module id: kept by --binary */
 	uint32_t *binary_of;     /* per module id: the first module of the same binary */
-	struct pc_seqs keys;     /* record keys */
-	uint64_t *counts;        /* per key id */
-	size_t counts_cap;
+	struct pc_tally records; /* counts by record key */
 	uint32_t *key;           /* scratch for one key */
 	size_t key_cap;
 	struct spt_losses lost;
@@ -210,18 +208,9 @@ static void key_reserve(struct spt_writer *w, size_t items)
 
 static int add_key(struct spt_writer *w, size_t items, uint64_t count)
 {
-	uint32_t id = pc_seqs_add(&w->keys, w->key, KEY_ITEMS + items);
-
-	if (id >= w->counts_cap) {
-		size_t old = w->counts_cap;
-
-		pc_grow(&w->counts, &w->counts_cap, (size_t)id + 1, sizeof(*w->counts));
-		memset(w->counts + old, 0, (w->counts_cap - old) * sizeof(*w->counts));
-	}
-	if (count > PC_COUNT_MAX - w->counts[id])
+	if (pc_tally_add(&w->records, w->key, KEY_ITEMS + items, count))
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
 			       "spt: a record's count passes 2^63-1");
-	w->counts[id] += count;
 	return 0;
 }
 
@@ -440,10 +429,10 @@ static int plan_programs(struct spt_writer *w, struct spt_layout *lay)
 	uint32_t *offset_of_name = pc_xcalloc(m->nstrings, sizeof(*offset_of_name));
 	int ret = -1;
 
-	for (uint32_t key = 1; key < w->keys.count; key++) {
+	for (uint32_t key = 1; key < w->records.keys.count; key++) {
 		size_t n;
 
-		used[pc_seq(&w->keys, key, &n)[KEY_MODULE]] = true;
+		used[pc_seq(&w->records.keys, key, &n)[KEY_MODULE]] = true;
 	}
 	lay->prog_of_module = pc_xcalloc(m->nmodules + 1, sizeof(*lay->prog_of_module));
 	lay->module_of_prog = pc_xcalloc(m->nmodules + 1, sizeof(*lay->module_of_prog));
@@ -531,7 +520,7 @@ static int compare_keys(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct key_order *o = ctx;
 	size_t na, nb;
-	const uint32_t *ka = pc_seq(&o->w->keys, a, &na), *kb = pc_seq(&o->w->keys, b, &nb);
+	const uint32_t *ka = pc_seq(&o->w->records.keys, a, &na), *kb = pc_seq(&o->w->records.keys, b, &nb);
 	uint32_t pa = o->lay->prog_of_module[ka[KEY_MODULE]];
 	uint32_t pb = o->lay->prog_of_module[kb[KEY_MODULE]];
 
@@ -539,8 +528,8 @@ static int compare_keys(const void *ctx, uint32_t a, uint32_t b)
 		return pa < pb ? -1 : 1;
 	if (ka[KEY_KIND] != kb[KEY_KIND])
 		return ka[KEY_KIND] < kb[KEY_KIND] ? -1 : 1;
-	if (o->w->counts[a] != o->w->counts[b])
-		return o->w->counts[a] < o->w->counts[b] ? -1 : 1;
+	if (o->w->records.counts[a] != o->w->records.counts[b])
+		return o->w->records.counts[a] < o->w->records.counts[b] ? -1 : 1;
 	for (size_t i = KEY_ITEMS; i < na && i < nb; i++)
 		if (ka[i] != kb[i])
 			return ka[i] < kb[i] ? -1 : 1;
@@ -581,7 +570,7 @@ static void put_record(struct spt_buffer *records, uint32_t prog, enum spt_kind 
 static void write_segments(const struct spt_writer *w, const struct spt_layout *lay, FILE *out)
 {
 	struct key_order order_ctx = { .w = w, .lay = lay };
-	size_t nkeys = w->keys.count - 1;
+	size_t nkeys = w->records.keys.count - 1;
 	uint32_t *order = pc_xmalloc((nkeys ? nkeys : 1) * sizeof(*order));
 	struct spt_buffer records = { 0 };
 	uint32_t items[2 * SPT_MAX_ITEMS]; /* 255 RVAs, or 255 LBR (to, from) pairs */
@@ -591,24 +580,24 @@ static void write_segments(const struct spt_writer *w, const struct spt_layout *
 	pc_sort_indices(&order_ctx, order, nkeys, compare_keys);
 	for (size_t i = 0; i < nkeys;) {
 		size_t n;
-		const uint32_t *key = pc_seq(&w->keys, order[i], &n);
+		const uint32_t *key = pc_seq(&w->records.keys, order[i], &n);
 		uint32_t prog = lay->prog_of_module[key[KEY_MODULE]];
 		enum spt_kind kind = key[KEY_KIND];
-		uint64_t count = w->counts[order[i]];
+		uint64_t count = w->records.counts[order[i]];
 		size_t nitems = 0;
 
 		/* IP records gather the RVAs of one kind and count, 255 at most */
 		do {
-			key = pc_seq(&w->keys, order[i], &n);
+			key = pc_seq(&w->records.keys, order[i], &n);
 			memcpy(items + nitems, key + KEY_ITEMS, (n - KEY_ITEMS) * sizeof(*items));
 			nitems += n - KEY_ITEMS;
 			i++;
 		} while (kind < SPT_KIND_LBR && i < nkeys && nitems < SPT_MAX_ITEMS &&
-			 w->counts[order[i]] == count &&
-			 pc_seq(&w->keys, order[i], &n)[KEY_KIND] == (uint32_t)kind &&
-			 lay->prog_of_module[pc_seq(&w->keys, order[i], &n)[KEY_MODULE]] == prog);
+			 w->records.counts[order[i]] == count &&
+			 pc_seq(&w->records.keys, order[i], &n)[KEY_KIND] == (uint32_t)kind &&
+			 lay->prog_of_module[pc_seq(&w->records.keys, order[i], &n)[KEY_MODULE]] == prog);
 		put_record(&records, prog - 1, kind, count, items, nitems, out);
-		if (i == nkeys || lay->prog_of_module[pc_seq(&w->keys, order[i], &n)[KEY_MODULE]] != prog)
+		if (i == nkeys || lay->prog_of_module[pc_seq(&w->records.keys, order[i], &n)[KEY_MODULE]] != prog)
 			flush_segment(&records, prog - 1, out);
 	}
 	free(records.bytes);
@@ -664,7 +653,7 @@ static int spt_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_out
 	struct spt_layout lay = { 0 };
 	int ret = -1;
 
-	pc_seqs_init(&w.keys);
+	pc_tally_init(&w.records);
 	if (pick_modules(&w) || collect_records(&w) || plan_programs(&w, &lay))
 		goto out;
 	write_header_and_tables(&w, &lay, out->fp);
@@ -677,9 +666,8 @@ out:
 	free(lay.strtab.bytes);
 	free(w.wanted);
 	free(w.binary_of);
-	free(w.counts);
 	free(w.key);
-	pc_seqs_release(&w.keys);
+	pc_tally_release(&w.records);
 	return ret;
 }
 

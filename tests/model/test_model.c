@@ -237,6 +237,26 @@ static void test_finalize_orders_by_content(void **state)
 	pc_model_release(&b);
 }
 
+static void test_tally_sums_per_sequence(void **state)
+{
+	struct pc_tally tally;
+	uint32_t a[] = { 1, 2, 3 }, b[] = { 1, 2 };
+	size_t n;
+
+	(void)state;
+	pc_tally_init(&tally);
+	assert_int_equal(pc_tally_add(&tally, a, 3, 5), 0);
+	assert_int_equal(pc_tally_add(&tally, b, 2, 1), 0);
+	assert_int_equal(pc_tally_add(&tally, a, 3, 2), 0);
+	assert_int_equal(tally.keys.count, 3); /* the empty sequence, a, b */
+	assert_int_equal(tally.counts[1], 7);
+	assert_int_equal(pc_seq(&tally.keys, 2, &n)[1], 2);
+	assert_int_equal(n, 2);
+	assert_int_equal(pc_tally_add(&tally, b, 2, PC_COUNT_MAX), -1);
+	assert_int_equal(tally.counts[2], 1);
+	pc_tally_release(&tally);
+}
+
 static void test_metadata(void **state)
 {
 	struct pc_model *m = *state;
@@ -263,6 +283,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_count_overflow_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
+		cmocka_unit_test(test_tally_sums_per_sequence),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 	};
 
