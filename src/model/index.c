@@ -12,21 +12,6 @@ void pc_index_release(struct pc_index *index)
 	memset(index, 0, sizeof(*index));
 }
 
-uint32_t pc_index_find(const struct pc_index *index, uint64_t hash,
-		       pc_index_equal_fn equal, const void *ctx, const void *key)
-{
-	if (!index->slots)
-		return 0;
-	for (size_t i = hash & index->mask;; i = (i + 1) & index->mask) {
-		const struct pc_index_slot *slot = &index->slots[i];
-
-		if (!slot->id)
-			return 0;
-		if (slot->hash == (uint32_t)hash && equal(ctx, slot->id, key))
-			return slot->id;
-	}
-}
-
 static void insert_slot(struct pc_index *index, uint32_t hash, uint32_t id)
 {
 	size_t i = hash & index->mask;

@@ -24,9 +24,25 @@ typedef bool (*pc_index_equal_fn)(const void *ctx, uint32_t id, const void *key)
 
 void pc_index_init(struct pc_index *index);
 void pc_index_release(struct pc_index *index);
-/* Returns the id whose object equals key, or 0. */
-uint32_t pc_index_find(const struct pc_index *index, uint64_t hash,
-		       pc_index_equal_fn equal, const void *ctx, const void *key);
+/*
+ * Returns the id whose object equals key, or 0. Inline, so that each
+ * caller's equality function is inlined into its probe loop.
+ */
+static inline uint32_t pc_index_find(const struct pc_index *index, uint64_t hash,
+				     pc_index_equal_fn equal, const void *ctx,
+				     const void *key)
+{
+	if (!index->slots)
+		return 0;
+	for (size_t i = hash & index->mask;; i = (i + 1) & index->mask) {
+		const struct pc_index_slot *slot = &index->slots[i];
+
+		if (!slot->id)
+			return 0;
+		if (slot->hash == (uint32_t)hash && equal(ctx, slot->id, key))
+			return slot->id;
+	}
+}
 /* Adds id under hash; the caller has checked that no equal object exists. */
 void pc_index_add(struct pc_index *index, uint64_t hash, uint32_t id);
 

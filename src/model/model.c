@@ -511,6 +511,7 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
 struct content_order {
 	const struct pc_model *m;
 	uint32_t *module_rank, *frame_rank, *label_rank; /* by id; [0] = 0 = none */
+	uint64_t *sample_prefix; /* ranks of a sample's two leaf-most frames */
 };
 
 static int compare_u64(uint64_t a, uint64_t b)
@@ -586,12 +587,28 @@ static int compare_ranked(const struct pc_seqs *seqs, uint32_t a, uint32_t b,
 	return compare_u64(na, nb);
 }
 
+/*
+ * The ranks of the two leaf-most frames in one integer, which orders
+ * samples as their whole stacks do whenever it differs (a missing frame
+ * ranks 0, before any frame).
+ */
+static uint64_t stack_prefix(const struct content_order *o, uint32_t stack)
+{
+	size_t n;
+	const uint32_t *frames = pc_model_stack(o->m, stack, &n);
+
+	return (uint64_t)(n > 0 ? o->frame_rank[frames[0]] : 0) << 32 |
+	       (n > 1 ? o->frame_rank[frames[1]] : 0);
+}
+
 static int order_samples(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct content_order *o = ctx;
 	const struct pc_sample *sa = &o->m->samples[a], *sb = &o->m->samples[b];
 	int diff;
 
+	if (o->sample_prefix[a] != o->sample_prefix[b])
+		return o->sample_prefix[a] < o->sample_prefix[b] ? -1 : 1;
 	if ((diff = compare_ranked(&o->m->stacks, sa->stack, sb->stack, o->frame_rank)) ||
 	    (diff = compare_ranked(&o->m->labelsets, sa->labels, sb->labels, o->label_rank)))
 		return diff;
@@ -665,11 +682,15 @@ void pc_model_finalize(struct pc_model *m)
 	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
 	o.frame_rank = rank_ids(&o, m->nframes, order_frames);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);
+	o.sample_prefix = pc_xmalloc((m->nsamples ? m->nsamples : 1) * sizeof(*o.sample_prefix));
+	for (size_t i = 0; i < m->nsamples; i++)
+		o.sample_prefix[i] = stack_prefix(&o, m->samples[i].stack);
 	sort_samples(m, &o);
 	sort_arcs(m, &o);
 	free(o.module_rank);
 	free(o.frame_rank);
 	free(o.label_rank);
+	free(o.sample_prefix);
 	if (m->default_column < 0 || (size_t)m->default_column >= m->ncolumns)
 		m->default_column = m->ncolumns ? 0 : -1;
 	m->finalized = true;

@@ -52,22 +52,6 @@
 
 #define PPROF "pprof"
 
-/* Interned sequences of 64-bit words; id i (1-based) is spans[i - 1]. */
-struct word_table {
-	uint64_t *words;
-	size_t nwords, words_cap;
-	struct word_span {
-		size_t start, len;
-	} *spans;
-	size_t count, spans_cap;
-	struct pc_index index;
-};
-
-struct word_key {
-	const uint64_t *words;
-	size_t len;
-};
-
 /* The output's string table, interned by content. */
 struct string_table {
 	char **texts;      /* [0] is ""; borrowed from the model or the arena */
@@ -89,6 +73,11 @@ struct out_line {
 	int64_t line;
 };
 
+/* A model label in the output's string indices. */
+struct out_label {
+	int64_t key, str, num, unit;
+};
+
 /* What the locations of one mapping (model module) have. */
 struct mapping_state {
 	int64_t filename, build_id;
@@ -107,92 +96,33 @@ struct pprof_writer {
 	int64_t types[PC_MAX_COLUMNS], units[PC_MAX_COLUMNS];
 	int64_t default_type;
 
-	struct word_table chains;  /* location id -> frame ids, innermost first */
+	struct pc_seqs chains;     /* location id -> frame ids, innermost first */
+	uint32_t *frame_location;  /* model frame -> location of it alone, 0 = not yet */
 	struct out_location *locations;
 	size_t locations_cap;
 	struct out_line *lines;
 	size_t nlines, lines_cap;
-	struct word_table functions; /* (name, file) string indices */
+	struct pc_seqs functions;  /* function id -> (name, file) string indices */
 	struct mapping_state *mappings; /* per model module */
 	size_t outside_range;
 
-	uint32_t *labelset_ids;    /* model label set -> label set + 1, 0 = not yet */
-	struct word_table labelsets; /* (key, str, num, num_unit) per label */
+	struct out_label *labels;  /* the labels of used model label sets */
+	size_t nlabels, labels_cap;
+	size_t *labelset_first;    /* model label set -> its first label + 1, 0 = not yet */
 
-	struct word_table samples; /* (label set, location ids...) */
-	int64_t *values;           /* samples.count rows of ncolumns */
+	struct pc_seqs stacks;     /* location id lists, leaf first */
+	uint32_t *stack_ids;       /* model stack -> stacks id + 1, 0 = not yet */
+	struct pc_seqs samples;    /* sample id -> (model label set, stacks id) */
+	int64_t *values;           /* rows of ncolumns, by sample id - 1 */
 	size_t values_cap;
 	bool branch_columns[PC_MAX_COLUMNS]; /* columns that got branch edges */
-	uint64_t *key, *chain;     /* scratch */
-	size_t key_cap, chain_cap;
+	uint32_t *stack;           /* scratch: a stack's location ids */
+	size_t stack_cap;
 
 	int64_t *comments;
 	size_t ncomments, comments_cap;
 	int64_t period_type, period_unit;
 };
-
-/* ---- interned word sequences ---- */
-
-static void word_table_release(struct word_table *table)
-{
-	free(table->words);
-	free(table->spans);
-	pc_index_release(&table->index);
-	memset(table, 0, sizeof(*table));
-}
-
-static bool word_seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
-{
-	const struct word_table *table = ctx;
-	const struct word_key *key = key_ptr;
-	const struct word_span *span = &table->spans[id - 1];
-
-	if (span->len != key->len)
-		return false;
-	return !key->len || !memcmp(table->words + span->start, key->words,
-				    key->len * sizeof(*key->words));
-}
-
-static uint64_t hash_words(const uint64_t *words, size_t len)
-{
-	return len ? pc_hash_bytes(words, len * sizeof(*words), 0x70726f66) : 0x70726f66;
-}
-
-/* Returns the id of the sequence, adding it (and setting *added) when new. */
-static uint32_t word_table_intern(struct word_table *table, const uint64_t *words,
-				  size_t len, bool *added)
-{
-	struct word_key key = { .words = words, .len = len };
-	uint64_t hash = hash_words(words, len);
-	uint32_t id = pc_index_find(&table->index, hash, word_seq_equal, table, &key);
-
-	*added = !id;
-	if (id)
-		return id;
-	if (table->count >= UINT32_MAX - 1)
-		pc_die_oom(SIZE_MAX);
-	pc_grow(&table->words, &table->words_cap, table->nwords + len, sizeof(*words));
-	pc_grow(&table->spans, &table->spans_cap, table->count + 1, sizeof(*table->spans));
-	if (len)
-		memcpy(table->words + table->nwords, words, len * sizeof(*words));
-	table->spans[table->count] = (struct word_span){
-		.start = table->nwords,
-		.len = len,
-	};
-	table->nwords += len;
-	id = (uint32_t)++table->count;
-	pc_index_add(&table->index, hash, id);
-	return id;
-}
-
-static const uint64_t *word_table_get(const struct word_table *table, uint32_t id,
-				      size_t *len)
-{
-	const struct word_span *span = &table->spans[id - 1];
-
-	*len = span->len;
-	return table->words + span->start;
-}
 
 /* ---- strings: interned, valid UTF-8, no NUL ---- */
 
@@ -379,13 +309,12 @@ static uint64_t location_address(const struct pc_model *m, const struct pc_frame
 
 static uint64_t function_for_frame(struct pprof_writer *w, const struct pc_frame *frame)
 {
-	uint64_t key[2] = {
-		(uint64_t)model_string(w, frame->function),
-		(uint64_t)model_string(w, frame->file),
+	uint32_t key[2] = {
+		(uint32_t)model_string(w, frame->function),
+		(uint32_t)model_string(w, frame->file),
 	};
-	bool added;
 
-	return word_table_intern(&w->functions, key, 2, &added);
+	return pc_seqs_add(&w->functions, key, 2);
 }
 
 static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,
@@ -447,72 +376,70 @@ static void add_location(struct pprof_writer *w, uint32_t id, const uint32_t *fr
 }
 
 /* The location of frames[0..n) (inlined frames first, physical last). */
-static uint64_t location_for(struct pprof_writer *w, const uint32_t *frames, size_t n)
+static uint32_t location_for(struct pprof_writer *w, const uint32_t *frames, size_t n)
 {
+	size_t known = w->chains.count;
 	uint32_t id;
-	bool added;
 
-	pc_grow(&w->chain, &w->chain_cap, n, sizeof(*w->chain));
-	for (size_t i = 0; i < n; i++)
-		w->chain[i] = frames[i];
-	id = word_table_intern(&w->chains, w->chain, n, &added);
-	if (added)
+	if (n == 1 && w->frame_location[frames[0]])
+		return w->frame_location[frames[0]];
+	id = pc_seqs_add(&w->chains, frames, n);
+	if (w->chains.count != known)
 		add_location(w, id, frames, n);
+	if (n == 1)
+		w->frame_location[frames[0]] = id;
 	return id;
 }
 
 /*
- * Writes the location ids of a leaf-first stack to w->key + 1 and returns
- * how many there are: a run of inlined frames goes into the location of
- * the physical frame that follows it.
+ * The id (in w->stacks) of the location list of a model stack, leaf first:
+ * a run of inlined frames goes into the location of the physical frame
+ * that follows it. Each model stack is converted once.
  */
-static size_t locations_of_stack(struct pprof_writer *w, const uint32_t *frames, size_t n)
+static uint32_t stack_for(struct pprof_writer *w, uint32_t model_stack)
 {
-	size_t count = 0;
+	size_t n, count = 0;
+	const uint32_t *frames = pc_model_stack(w->m, model_stack, &n);
 
-	pc_grow(&w->key, &w->key_cap, n + 1, sizeof(*w->key));
+	if (w->stack_ids[model_stack])
+		return w->stack_ids[model_stack] - 1;
+	pc_grow(&w->stack, &w->stack_cap, n + 1, sizeof(*w->stack));
 	for (size_t i = 0; i < n;) {
 		size_t end = i;
 
 		while (end + 1 < n &&
 		       (pc_model_frame(w->m, frames[end])->flags & PC_FRAME_INLINE))
 			end++;
-		w->key[1 + count++] = location_for(w, frames + i, end - i + 1);
+		w->stack[count++] = location_for(w, frames + i, end - i + 1);
 		i = end + 1;
 	}
-	return count;
+	w->stack_ids[model_stack] = pc_seqs_add(&w->stacks, w->stack, count) + 1;
+	return w->stack_ids[model_stack] - 1;
 }
 
 /* ---- labels and samples ---- */
 
-static uint64_t labelset_for(struct pprof_writer *w, uint32_t model_set)
+/* Converts the labels of a model label set (once) to output string indices. */
+static void convert_labelset(struct pprof_writer *w, uint32_t model_set)
 {
 	const uint32_t *ids;
-	uint64_t *words;
 	size_t n;
-	bool added;
 
-	if (!model_set)
-		return 0;
-	if (w->labelset_ids[model_set])
-		return w->labelset_ids[model_set] - 1;
+	if (!model_set || w->labelset_first[model_set])
+		return;
 	ids = pc_model_labelset(w->m, model_set, &n);
-	words = pc_xcalloc(n * 4, sizeof(*words));
+	pc_grow(&w->labels, &w->labels_cap, w->nlabels + n, sizeof(*w->labels));
+	w->labelset_first[model_set] = w->nlabels + 1;
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_label *label = pc_model_label(w->m, ids[i]);
 
-		words[4 * i] = (uint64_t)model_string(w, label->key);
-		if (label->str) {
-			words[4 * i + 1] = (uint64_t)model_string(w, label->str);
-		} else {
-			words[4 * i + 2] = (uint64_t)label->num;
-			words[4 * i + 3] = (uint64_t)model_string(w, label->unit);
-		}
+		w->labels[w->nlabels++] = (struct out_label){
+			.key = model_string(w, label->key),
+			.str = label->str ? model_string(w, label->str) : 0,
+			.num = label->str ? 0 : label->num,
+			.unit = label->str ? 0 : model_string(w, label->unit),
+		};
 	}
-	w->labelset_ids[model_set] = word_table_intern(&w->labelsets, words, n * 4,
-						       &added) + 1;
-	free(words);
-	return w->labelset_ids[model_set] - 1;
 }
 
 static int add_value(struct pprof_writer *w, int64_t *sum, size_t column, uint64_t value)
@@ -525,14 +452,17 @@ static int add_value(struct pprof_writer *w, int64_t *sum, size_t column, uint64
 	return 0;
 }
 
-/* Adds the sample w->key[0..n] (label set, location ids) with a row of values. */
-static int add_sample(struct pprof_writer *w, size_t n, const uint64_t *row)
+/* Adds a row of values to the sample (model label set, stacks id). */
+static int add_sample(struct pprof_writer *w, uint32_t labels, uint32_t stack,
+		      const uint64_t *row)
 {
-	bool added;
-	uint32_t id = word_table_intern(&w->samples, w->key, n, &added);
+	uint32_t key[2] = { labels, stack };
+	size_t known = w->samples.count;
+	uint32_t id = pc_seqs_add(&w->samples, key, 2);
 	int64_t *sums;
 
-	if (added) {
+	convert_labelset(w, labels);
+	if (w->samples.count != known) {
 		pc_grow(&w->values, &w->values_cap, (size_t)id * w->ncolumns,
 			sizeof(*w->values));
 		memset(w->values + (size_t)(id - 1) * w->ncolumns, 0,
@@ -546,7 +476,7 @@ static int add_sample(struct pprof_writer *w, size_t n, const uint64_t *row)
 }
 
 /* One [to, from] sample per branch, each with the sample's values. */
-static int add_branch_samples(struct pprof_writer *w, uint32_t branches,
+static int add_branch_samples(struct pprof_writer *w, uint32_t labels, uint32_t branches,
 			      const uint64_t *row)
 {
 	size_t n;
@@ -555,10 +485,12 @@ static int add_branch_samples(struct pprof_writer *w, uint32_t branches,
 	for (size_t c = 0; c < w->m->ncolumns; c++)
 		w->branch_columns[c] |= row[c] != 0;
 	for (size_t i = 0; i < n; i++) {
-		pc_grow(&w->key, &w->key_cap, 3, sizeof(*w->key));
-		w->key[1] = location_for(w, &pairs[2 * i + 1], 1);
-		w->key[2] = location_for(w, &pairs[2 * i], 1);
-		if (add_sample(w, 3, row))
+		uint32_t edge[2] = {
+			location_for(w, &pairs[2 * i + 1], 1),
+			location_for(w, &pairs[2 * i], 1),
+		};
+
+		if (add_sample(w, labels, pc_seqs_add(&w->stacks, edge, 2), row))
 			return -1;
 	}
 	return 0;
@@ -568,26 +500,17 @@ static int add_model_sample(struct pprof_writer *w, size_t index)
 {
 	const struct pc_sample *sample = &w->m->samples[index];
 	const uint64_t *row = pc_model_values(w->m, index);
-	uint64_t labels = labelset_for(w, sample->labels);
-	size_t nframes, nlocations;
-	const uint32_t *frames = pc_model_stack(w->m, sample->stack, &nframes);
 
-	if (!nframes && sample->branches) {
-		pc_grow(&w->key, &w->key_cap, 3, sizeof(*w->key));
-		w->key[0] = labels;
-		return add_branch_samples(w, sample->branches, row);
-	}
+	if (!sample->stack && sample->branches)
+		return add_branch_samples(w, sample->labels, sample->branches, row);
 	if (sample->branches &&
 	    pc_warn(w->ctx, PPROF, "pprof keeps no branch stacks of samples that have call stacks"))
 		return -1;
-	nlocations = locations_of_stack(w, frames, nframes);
-	w->key[0] = labels;
-	return add_sample(w, nlocations + 1, row);
+	return add_sample(w, sample->labels, stack_for(w, sample->stack), row);
 }
 
 static int add_samples(struct pprof_writer *w)
 {
-	pc_grow(&w->key, &w->key_cap, 1, sizeof(*w->key));
 	for (size_t i = 0; i < w->m->nsamples; i++)
 		if (add_model_sample(w, i))
 			return -1;
@@ -728,6 +651,7 @@ enum {
 	FIELD_SAMPLE = 2,
 	FIELD_LOCATION = 4,
 	FIELD_FUNCTION = 5,
+	WIRE_VARINT = 0,
 	WIRE_LENGTH_DELIMITED = 2,
 };
 
@@ -761,42 +685,112 @@ static void append_message(ProtobufCBuffer *out, unsigned field,
 			(ptrs)[i_] = &(items)[i_]; \
 	} while (0)
 
+/*
+ * Samples are most of a profile, so they are encoded here rather than by
+ * protobuf-c's generic packer, byte for byte as it would (proto3: packed
+ * repeated scalars, fields equal to 0 left out).
+ */
+enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3 };
+enum { LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3, LABEL_NUM_UNIT = 4 };
+
+struct byte_buffer {
+	uint8_t *bytes;
+	size_t len, cap;
+};
+
+static size_t varint_size(uint64_t value)
+{
+	size_t n = 1;
+
+	while (value > 0x7f) {
+		value >>= 7;
+		n++;
+	}
+	return n;
+}
+
+static void put_varint(struct byte_buffer *b, uint64_t value)
+{
+	pc_grow(&b->bytes, &b->cap, b->len + 10, 1);
+	do {
+		b->bytes[b->len++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+		value >>= 7;
+	} while (value);
+}
+
+static void put_scalar(struct byte_buffer *b, unsigned field, int64_t value)
+{
+	if (!value)
+		return;
+	put_varint(b, (uint64_t)field << 3 | WIRE_VARINT);
+	put_varint(b, (uint64_t)value);
+}
+
+static void put_packed_ids(struct byte_buffer *b, unsigned field, const uint32_t *ids, size_t n)
+{
+	size_t len = 0;
+
+	if (!n)
+		return;
+	for (size_t i = 0; i < n; i++)
+		len += varint_size(ids[i]);
+	put_varint(b, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	put_varint(b, len);
+	for (size_t i = 0; i < n; i++)
+		put_varint(b, ids[i]);
+}
+
+static void put_packed_values(struct byte_buffer *b, unsigned field, const int64_t *values,
+			      size_t n)
+{
+	size_t len = 0;
+
+	for (size_t i = 0; i < n; i++)
+		len += varint_size((uint64_t)values[i]);
+	put_varint(b, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	put_varint(b, len);
+	for (size_t i = 0; i < n; i++)
+		put_varint(b, (uint64_t)values[i]);
+}
+
+static size_t scalar_size(int64_t value)
+{
+	return value ? 1 + varint_size((uint64_t)value) : 0;
+}
+
+static void put_label(struct byte_buffer *b, const struct out_label *label)
+{
+	put_varint(b, (uint64_t)SAMPLE_LABEL << 3 | WIRE_LENGTH_DELIMITED);
+	put_varint(b, scalar_size(label->key) + scalar_size(label->str) +
+			      scalar_size(label->num) + scalar_size(label->unit));
+	put_scalar(b, LABEL_KEY, label->key);
+	put_scalar(b, LABEL_STR, label->str);
+	put_scalar(b, LABEL_NUM, label->num);
+	put_scalar(b, LABEL_NUM_UNIT, label->unit);
+}
+
 static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	Perftools__Profiles__Label *labels = NULL, **label_ptrs = NULL;
-	size_t labels_cap = 0;
+	struct byte_buffer sample = { 0 };
 
-	for (size_t i = 0; i < w->samples.count; i++) {
-		size_t len, nlabels = 0;
-		uint64_t *words = (uint64_t *)word_table_get(&w->samples, (uint32_t)i + 1, &len);
-		const uint64_t *label_words = NULL;
-		Perftools__Profiles__Sample sample;
+	for (uint32_t id = 1; id < w->samples.count; id++) {
+		size_t n, nlocations, nlabels = 0;
+		const uint32_t *key = pc_seq(&w->samples, id, &n);
+		const uint32_t *locations = pc_seq(&w->stacks, key[1], &nlocations);
 
-		if (words[0])
-			label_words = word_table_get(&w->labelsets, (uint32_t)words[0], &nlabels);
-		nlabels /= 4;
-		GROW_MESSAGES(labels, label_ptrs, labels_cap, nlabels);
+		sample.len = 0;
+		put_packed_ids(&sample, SAMPLE_LOCATION_ID, locations, nlocations);
+		put_packed_values(&sample, SAMPLE_VALUE, w->values + (size_t)(id - 1) * w->ncolumns,
+				  w->ncolumns);
+		if (key[0])
+			pc_model_labelset(w->m, key[0], &nlabels);
 		for (size_t j = 0; j < nlabels; j++)
-			labels[j] = (Perftools__Profiles__Label){
-				.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__label__descriptor),
-				.key = (int64_t)label_words[4 * j],
-				.str = (int64_t)label_words[4 * j + 1],
-				.num = (int64_t)label_words[4 * j + 2],
-				.num_unit = (int64_t)label_words[4 * j + 3],
-			};
-		sample = (Perftools__Profiles__Sample){
-			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__sample__descriptor),
-			.n_location_id = len - 1,
-			.location_id = len > 1 ? words + 1 : NULL,
-			.n_value = w->ncolumns,
-			.value = w->values + i * w->ncolumns,
-			.n_label = nlabels,
-			.label = nlabels ? label_ptrs : NULL,
-		};
-		append_message(out, FIELD_SAMPLE, &sample.base);
+			put_label(&sample, &w->labels[w->labelset_first[key[0]] - 1 + j]);
+		append_varint(out, (uint64_t)FIELD_SAMPLE << 3 | WIRE_LENGTH_DELIMITED);
+		append_varint(out, sample.len);
+		out->append(out, sample.len, sample.bytes);
 	}
-	free(labels);
-	free(label_ptrs);
+	free(sample.bytes);
 }
 
 static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
@@ -804,7 +798,7 @@ static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
 	Perftools__Profiles__Line *lines = NULL, **line_ptrs = NULL;
 	size_t lines_cap = 0;
 
-	for (size_t i = 0; i < w->chains.count; i++) {
+	for (size_t i = 0; i + 1 < w->chains.count; i++) { /* location id i + 1 */
 		const struct out_location *at = &w->locations[i];
 		Perftools__Profiles__Location location;
 
@@ -831,14 +825,15 @@ static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
 
 static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	for (size_t i = 0; i < w->functions.count; i++) {
-		const uint64_t *words = w->functions.words + 2 * i;
+	for (uint32_t id = 1; id < w->functions.count; id++) {
+		size_t n;
+		const uint32_t *key = pc_seq(&w->functions, id, &n);
 		Perftools__Profiles__Function function = {
 			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__function__descriptor),
-			.id = i + 1,
-			.name = (int64_t)words[0],
-			.system_name = (int64_t)words[0],
-			.filename = (int64_t)words[1],
+			.id = id,
+			.name = key[0],
+			.system_name = key[0],
+			.filename = key[1],
 		};
 
 		append_message(out, FIELD_FUNCTION, &function.base);
@@ -1027,8 +1022,13 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 {
 	*w = (struct pprof_writer){ .ctx = ctx, .m = m };
 	string_table_init(&w->strings, m->nstrings);
-	w->labelset_ids = pc_xcalloc(m->labelsets.count ? m->labelsets.count : 1,
-				     sizeof(*w->labelset_ids));
+	pc_seqs_init(&w->chains);
+	pc_seqs_init(&w->functions);
+	pc_seqs_init(&w->stacks);
+	pc_seqs_init(&w->samples);
+	w->frame_location = pc_xcalloc(m->nframes + 1, sizeof(*w->frame_location));
+	w->stack_ids = pc_xcalloc(m->stacks.count, sizeof(*w->stack_ids));
+	w->labelset_first = pc_xcalloc(m->labelsets.count, sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(m->nmodules ? m->nmodules : 1, sizeof(*w->mappings));
 	for (size_t i = 0; i < m->nmodules; i++)
 		w->mappings[i] = (struct mapping_state){
@@ -1041,17 +1041,19 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 static void writer_release(struct pprof_writer *w)
 {
 	string_table_release(&w->strings);
-	word_table_release(&w->chains);
-	word_table_release(&w->functions);
-	word_table_release(&w->labelsets);
-	word_table_release(&w->samples);
+	pc_seqs_release(&w->chains);
+	pc_seqs_release(&w->functions);
+	pc_seqs_release(&w->stacks);
+	pc_seqs_release(&w->samples);
+	free(w->frame_location);
+	free(w->stack_ids);
+	free(w->labelset_first);
+	free(w->labels);
+	free(w->stack);
 	free(w->locations);
 	free(w->lines);
 	free(w->mappings);
-	free(w->labelset_ids);
 	free(w->values);
-	free(w->key);
-	free(w->chain);
 	free(w->comments);
 }
 
