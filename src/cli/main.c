@@ -4,6 +4,7 @@
  */
 #include "core/convert.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
 #include <time.h>
@@ -29,6 +30,8 @@ static const char usage_text[] =
 	"      --skip-bad    skip unparseable lines of text input (counted warning)\n"
 	"      --event NAME  the event a one-value output (folded, report) counts\n"
 	"      --binary NAME the binary (path or file name) a per-binary output keeps\n"
+	"      --base ADDR   the load base to subtract from runtime addresses\n"
+	"      --lbr-ranges  AutoFDO output: ranges from SPT LBR records too\n"
 	"\n"
 	"folded output (stackcollapse-perf.pl's options):\n"
 	"      --pid         root frame comm-PID\n"
@@ -70,7 +73,7 @@ static int report_error(const struct pc_ctx *ctx)
 enum long_only {
 	OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
 	OPT_SKIP_BAD, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ADDRS, OPT_EVENT,
-	OPT_TOP, OPT_TREE, OPT_BINARY,
+	OPT_TOP, OPT_TREE, OPT_BINARY, OPT_BASE, OPT_LBR_RANGES,
 };
 
 static const struct option convert_options[] = {
@@ -95,6 +98,8 @@ static const struct option convert_options[] = {
 	{ "top", required_argument, NULL, OPT_TOP },
 	{ "tree", no_argument, NULL, OPT_TREE },
 	{ "binary", required_argument, NULL, OPT_BINARY },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "lbr-ranges", no_argument, NULL, OPT_LBR_RANGES },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -132,6 +137,18 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case OPT_EVENT: cli->opt.event = optarg; break;
 		case OPT_TREE: cli->opt.tree = true; break;
 		case OPT_BINARY: cli->opt.binary = optarg; break;
+		case OPT_LBR_RANGES: cli->opt.lbr_ranges = true; break;
+		case OPT_BASE: {
+			char *end;
+
+			errno = 0;
+			cli->opt.base = strtoull(optarg, &end, 0);
+			if (errno || *end || !*optarg || *optarg == '-')
+				return usage_error("--base takes an address such as 0x400000, not '%s'",
+						   optarg);
+			cli->opt.has_base = true;
+			break;
+		}
 		case OPT_TOP: {
 			char *end;
 			unsigned long top = strtoul(optarg, &end, 10);

@@ -31,6 +31,11 @@ struct pc_options {
 	bool folded_addrs;  /* addresses of unknown symbols */
 	/* the binary (path or basename) a per-binary writer keeps; NULL = all or its default */
 	const char *binary;
+	/* --base ADDR: the load base to subtract from runtime addresses (AutoFDO) */
+	bool has_base;
+	uint64_t base;
+	/* --lbr-ranges: make AutoFDO ranges from SPT LBR records too */
+	bool lbr_ranges;
 	/* the event (column) a writer with one value per stack uses; NULL = default */
 	const char *event;
 	/* the report writer */
