@@ -10,6 +10,7 @@
  * expected dumps were checked line by line against the grammar.
  */
 #include "core/format.h"
+#include "support/write_model.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -67,13 +68,8 @@ static int read_text(struct fixture *f, const char *text, size_t len)
 /* The model as profconv's canonical dump, in f->dump. */
 static const char *dump(struct fixture *f)
 {
-	struct pc_output out;
-
 	free(f->dump);
-	f->dump = NULL;
-	assert_int_equal(pc_output_to_memory(&out, &f->dump, &f->dump_size, &f->ctx.err), 0);
-	assert_int_equal(pc_dump_writer.write(&f->ctx, &f->m, &out), 0);
-	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
+	assert_int_equal(pct_write_model(&f->ctx, &f->m, &pc_dump_writer, &f->dump, &f->dump_size), 0);
 	return f->dump;
 }
 

@@ -8,6 +8,7 @@
  * Models are built with the model's builder calls, as a reader would.
  */
 #include "core/format.h"
+#include "support/write_model.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -122,20 +123,8 @@ static void sample(struct fixture *f, const struct labels *l, uint64_t period, .
 
 static int write_folded(struct fixture *f)
 {
-	struct pc_output out;
-	int rc;
-
-	pc_model_finalize(&f->m);
 	free(f->text);
-	f->text = NULL;
-	assert_int_equal(pc_output_to_memory(&out, &f->text, &f->size, &f->ctx.err), 0);
-	rc = pc_folded_writer.write(&f->ctx, &f->m, &out);
-	if (rc) {
-		pc_output_abort(&out);
-		return rc;
-	}
-	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
-	return 0;
+	return pct_write_model(&f->ctx, &f->m, &pc_folded_writer, &f->text, &f->size);
 }
 
 static void assert_folded(struct fixture *f, const char *expected)

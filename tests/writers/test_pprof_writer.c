@@ -3,6 +3,7 @@
  * and unpacked with protobuf-c, then checked field by field.
  */
 #include "core/format.h"
+#include "support/write_model.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -74,19 +75,9 @@ static uint8_t *gunzip(const char *gz, size_t gz_size, size_t *size)
 static int write_model(struct fixture *f, char **gz, size_t *gz_size)
 {
 	const struct pc_writer *writer = pc_writer_find("pprof");
-	struct pc_output out;
-	int ret;
 
 	assert_non_null(writer);
-	pc_model_finalize(&f->m);
-	assert_int_equal(pc_output_to_memory(&out, gz, gz_size, &f->ctx.err), 0);
-	ret = writer->write(&f->ctx, &f->m, &out);
-	if (ret) {
-		pc_output_abort(&out);
-		return ret;
-	}
-	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
-	return 0;
+	return pct_write_model(&f->ctx, &f->m, writer, gz, gz_size);
 }
 
 /*

@@ -7,6 +7,7 @@
  * branch-only and stackless samples), escaping, overflow, deep stacks.
  */
 #include "core/format.h"
+#include "support/write_model.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -44,20 +45,8 @@ static int teardown(void **state)
 /* Finalizes and writes f->m into f->text; returns the writer's status. */
 static int write_report(struct fixture *f)
 {
-	struct pc_output out;
-	int ret;
-
-	pc_model_finalize(&f->m);
 	free(f->text);
-	f->text = NULL;
-	assert_int_equal(pc_output_to_memory(&out, &f->text, &f->size, &f->ctx.err), 0);
-	ret = pc_report_writer.write(&f->ctx, &f->m, &out);
-	if (ret) {
-		pc_output_abort(&out);
-		return ret;
-	}
-	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
-	return 0;
+	return pct_write_model(&f->ctx, &f->m, &pc_report_writer, &f->text, &f->size);
 }
 
 static void assert_report(struct fixture *f, const char *expected)

@@ -4,6 +4,7 @@
  * addresses, stacks across modules, branch stacks), losses and limits.
  */
 #include "core/format.h"
+#include "support/write_model.h"
 #include "readers/spt_format.h"
 
 #include <stdarg.h>
@@ -77,16 +78,7 @@ static void add(struct fixture *f, const char *column, const uint32_t *stack, si
 
 static int write_spt(struct fixture *f)
 {
-	struct pc_output out;
-
-	pc_model_finalize(&f->m);
-	assert_int_equal(pc_output_to_memory(&out, &f->bytes, &f->size, &f->ctx.err), 0);
-	if (pc_spt_writer.write(&f->ctx, &f->m, &out)) {
-		pc_output_abort(&out);
-		return -1;
-	}
-	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
-	return 0;
+	return pct_write_model(&f->ctx, &f->m, &pc_spt_writer, &f->bytes, &f->size);
 }
 
 static void write_and_read_back(struct fixture *f)
