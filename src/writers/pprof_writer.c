@@ -667,14 +667,6 @@ static void append_varint(ProtobufCBuffer *out, uint64_t value)
 	out->append(out, n, bytes);
 }
 
-static void append_message(ProtobufCBuffer *out, unsigned field,
-			   const ProtobufCMessage *message)
-{
-	append_varint(out, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
-	append_varint(out, protobuf_c_message_get_packed_size(message));
-	protobuf_c_message_pack_to_buffer(message, out);
-}
-
 /* Points ptrs[i] at items[i] for n items (the arrays are grown to n). */
 #define GROW_MESSAGES(items, ptrs, cap, n) \
 	do { \
@@ -692,6 +684,9 @@ static void append_message(ProtobufCBuffer *out, unsigned field,
  */
 enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3 };
 enum { LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3, LABEL_NUM_UNIT = 4 };
+enum { LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4 };
+enum { LINE_FUNCTION_ID = 1, LINE_LINE = 2 };
+enum { FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4 };
 
 struct byte_buffer {
 	uint8_t *bytes;
@@ -769,6 +764,14 @@ static void put_label(struct byte_buffer *b, const struct out_label *label)
 	put_scalar(b, LABEL_NUM_UNIT, label->unit);
 }
 
+/* Appends body as field `field` of the Profile being packed. */
+static void append_field(ProtobufCBuffer *out, unsigned field, const struct byte_buffer *body)
+{
+	append_varint(out, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	append_varint(out, body->len);
+	out->append(out, body->len, body->bytes);
+}
+
 static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer sample = { 0 };
@@ -786,58 +789,52 @@ static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
 			pc_model_labelset(w->m, key[0], &nlabels);
 		for (size_t j = 0; j < nlabels; j++)
 			put_label(&sample, &w->labels[w->labelset_first[key[0]] - 1 + j]);
-		append_varint(out, (uint64_t)FIELD_SAMPLE << 3 | WIRE_LENGTH_DELIMITED);
-		append_varint(out, sample.len);
-		out->append(out, sample.len, sample.bytes);
+		append_field(out, FIELD_SAMPLE, &sample);
 	}
 	free(sample.bytes);
 }
 
 static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	Perftools__Profiles__Line *lines = NULL, **line_ptrs = NULL;
-	size_t lines_cap = 0;
+	struct byte_buffer location = { 0 };
 
 	for (size_t i = 0; i + 1 < w->chains.count; i++) { /* location id i + 1 */
 		const struct out_location *at = &w->locations[i];
-		Perftools__Profiles__Location location;
 
-		GROW_MESSAGES(lines, line_ptrs, lines_cap, at->nlines);
-		for (size_t j = 0; j < at->nlines; j++)
-			lines[j] = (Perftools__Profiles__Line){
-				.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__line__descriptor),
-				.function_id = w->lines[at->first_line + j].function,
-				.line = w->lines[at->first_line + j].line,
-			};
-		location = (Perftools__Profiles__Location){
-			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__location__descriptor),
-			.id = i + 1,
-			.mapping_id = at->mapping,
-			.address = at->address,
-			.n_line = at->nlines,
-			.line = at->nlines ? line_ptrs : NULL,
-		};
-		append_message(out, FIELD_LOCATION, &location.base);
+		location.len = 0;
+		put_scalar(&location, LOCATION_ID, (int64_t)(i + 1));
+		put_scalar(&location, LOCATION_MAPPING_ID, (int64_t)at->mapping);
+		put_scalar(&location, LOCATION_ADDRESS, (int64_t)at->address);
+		for (size_t j = 0; j < at->nlines; j++) {
+			const struct out_line *line = &w->lines[at->first_line + j];
+
+			put_varint(&location, (uint64_t)LOCATION_LINE << 3 | WIRE_LENGTH_DELIMITED);
+			put_varint(&location, scalar_size((int64_t)line->function) +
+						      scalar_size(line->line));
+			put_scalar(&location, LINE_FUNCTION_ID, (int64_t)line->function);
+			put_scalar(&location, LINE_LINE, line->line);
+		}
+		append_field(out, FIELD_LOCATION, &location);
 	}
-	free(lines);
-	free(line_ptrs);
+	free(location.bytes);
 }
 
 static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
+	struct byte_buffer function = { 0 };
+
 	for (uint32_t id = 1; id < w->functions.count; id++) {
 		size_t n;
 		const uint32_t *key = pc_seq(&w->functions, id, &n);
-		Perftools__Profiles__Function function = {
-			.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__function__descriptor),
-			.id = id,
-			.name = key[0],
-			.system_name = key[0],
-			.filename = key[1],
-		};
 
-		append_message(out, FIELD_FUNCTION, &function.base);
+		function.len = 0;
+		put_scalar(&function, FUNCTION_ID, id);
+		put_scalar(&function, FUNCTION_NAME, key[0]);
+		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[0]);
+		put_scalar(&function, FUNCTION_FILENAME, key[1]);
+		append_field(out, FIELD_FUNCTION, &function);
 	}
+	free(function.bytes);
 }
 
 static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out)
@@ -938,6 +935,8 @@ struct gzip_sink {
 	gz_header header;
 	FILE *fp;
 	bool failed;
+	size_t pending;                 /* bytes in input, not yet deflated */
+	unsigned char input[1 << 16];   /* protobuf-c appends a few bytes at a time */
 	unsigned char chunk[1 << 16];
 };
 
@@ -962,19 +961,45 @@ static void gzip_sink_deflate(struct gzip_sink *sink, int flush)
 	} while (sink->stream.avail_out == 0);
 }
 
-static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+/* Deflates len bytes at data (everything pending must be deflated first). */
+static void gzip_sink_compress(struct gzip_sink *sink, const uint8_t *data, size_t len, int flush)
 {
-	struct gzip_sink *sink = (struct gzip_sink *)buffer;
-
-	while (len && !sink->failed) {
+	do {
 		uInt part = len > 1u << 30 ? 1u << 30 : (uInt)len;
 
 		sink->stream.next_in = (Bytef *)data;
 		sink->stream.avail_in = part;
-		gzip_sink_deflate(sink, Z_NO_FLUSH);
+		gzip_sink_deflate(sink, part == len ? flush : Z_NO_FLUSH);
 		data += part;
 		len -= part;
+	} while (len && !sink->failed);
+}
+
+static void gzip_sink_flush_pending(struct gzip_sink *sink, int flush)
+{
+	gzip_sink_compress(sink, sink->input, sink->pending, flush);
+	sink->pending = 0;
+}
+
+/*
+ * Gathers appends into sink->input and deflates it when full: deflate()
+ * has a cost per call that dwarfs the few bytes protobuf-c appends each
+ * time.
+ */
+static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
+{
+	struct gzip_sink *sink = (struct gzip_sink *)buffer;
+
+	if (sink->failed)
+		return;
+	if (sink->pending + len > sizeof(sink->input))
+		gzip_sink_flush_pending(sink, Z_NO_FLUSH);
+	if (len >= sizeof(sink->input)) {
+		gzip_sink_compress(sink, data, len, Z_NO_FLUSH);
+		return;
 	}
+	memcpy(sink->input + sink->pending, data, len);
+	sink->pending += len;
 }
 
 static int write_gzip(struct pc_ctx *ctx, const struct pprof_writer *w,
@@ -1002,7 +1027,7 @@ static int write_gzip(struct pc_ctx *ctx, const struct pprof_writer *w,
 	}
 	pack_profile(w, &sink->base);
 	if (!sink->failed)
-		gzip_sink_deflate(sink, Z_FINISH);
+		gzip_sink_flush_pending(sink, Z_FINISH);
 	if (sink->failed || ferror(out->fp)) {
 		pc_error_set_path(&ctx->err, out->path);
 		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot write the compressed profile");
