@@ -704,9 +704,16 @@ static size_t varint_size(uint64_t value)
 	return n;
 }
 
+#define VARINT_MAX 10
+
+/* Makes room for bytes more bytes; every put_* below needs room made first. */
+static void reserve(struct byte_buffer *b, size_t bytes)
+{
+	pc_grow(&b->bytes, &b->cap, b->len + bytes, 1);
+}
+
 static void put_varint(struct byte_buffer *b, uint64_t value)
 {
-	pc_grow(&b->bytes, &b->cap, b->len + 10, 1);
 	do {
 		b->bytes[b->len++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
 		value >>= 7;
@@ -781,12 +788,13 @@ static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
 		const uint32_t *key = pc_seq(&w->samples, id, &n);
 		const uint32_t *locations = pc_seq(&w->stacks, key[1], &nlocations);
 
+		if (key[0])
+			pc_model_labelset(w->m, key[0], &nlabels);
 		sample.len = 0;
+		reserve(&sample, VARINT_MAX * (4 + nlocations + w->ncolumns + 10 * nlabels));
 		put_packed_ids(&sample, SAMPLE_LOCATION_ID, locations, nlocations);
 		put_packed_values(&sample, SAMPLE_VALUE, w->values + (size_t)(id - 1) * w->ncolumns,
 				  w->ncolumns);
-		if (key[0])
-			pc_model_labelset(w->m, key[0], &nlabels);
 		for (size_t j = 0; j < nlabels; j++)
 			put_label(&sample, &w->labels[w->labelset_first[key[0]] - 1 + j]);
 		append_field(out, FIELD_SAMPLE, &sample);
@@ -802,6 +810,7 @@ static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
 		const struct out_location *at = &w->locations[i];
 
 		location.len = 0;
+		reserve(&location, VARINT_MAX * (6 + 6 * at->nlines));
 		put_scalar(&location, LOCATION_ID, (int64_t)(i + 1));
 		put_scalar(&location, LOCATION_MAPPING_ID, (int64_t)at->mapping);
 		put_scalar(&location, LOCATION_ADDRESS, (int64_t)at->address);
@@ -828,6 +837,7 @@ static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 		const uint32_t *key = pc_seq(&w->functions, id, &n);
 
 		function.len = 0;
+		reserve(&function, VARINT_MAX * 8);
 		put_scalar(&function, FUNCTION_ID, id);
 		put_scalar(&function, FUNCTION_NAME, key[0]);
 		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[0]);
