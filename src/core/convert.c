@@ -75,10 +75,17 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 	char names[160];
 
 	if (missing) {
+		char formats[160] = "";
+		size_t used = 0;
+
 		pc_parts_describe(missing, names, sizeof(names));
+		for (size_t i = 0; pc_readers[i] && used < sizeof(formats); i++)
+			if ((pc_readers[i]->provides & missing) == missing)
+				used += (size_t)snprintf(formats + used, sizeof(formats) - used, "%s%s",
+							 used ? ", " : "", pc_readers[i]->name);
 		return pc_fail(&ctx->err, PC_STATUS_INPUT,
-			       "%s output needs %s, which the input does not have",
-			       writer->name, names);
+			       "%s output needs %s, which the input does not have (inputs that do: %s)",
+			       writer->name, names, used ? formats : "none yet");
 	}
 	if (lost) {
 		pc_parts_describe(lost, names, sizeof(names));

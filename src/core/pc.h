@@ -33,6 +33,18 @@ void *pc_xrealloc(void *ptr, size_t size);
 /* Grows *items (element size elem) so that it holds at least need elements. */
 void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem);
 
+/* The value of a hexadecimal digit (either case), or -1. */
+static inline int pc_hex_digit(int c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 #include "banned.h"
 
 #endif

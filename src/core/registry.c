@@ -4,16 +4,21 @@
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_reader pc_folded_reader;
+extern const struct pc_reader pc_sampler_reader;
 extern const struct pc_writer pc_pprof_writer;
 extern const struct pc_writer pc_dump_writer;
 extern const struct pc_writer pc_folded_writer;
 extern const struct pc_writer pc_report_writer;
 extern const struct pc_writer pc_spt_writer;
+extern const struct pc_writer pc_sampler_writer;
+extern const struct pc_writer pc_autofdo_writer;
+extern const struct pc_writer pc_llvm_unsymbolized_writer;
 
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
 	&pc_perf_script_reader,
 	&pc_folded_reader,
+	&pc_sampler_reader,
 	NULL,
 };
 
@@ -23,6 +28,9 @@ const struct pc_writer *const pc_writers[] = {
 	&pc_folded_writer,
 	&pc_report_writer,
 	&pc_spt_writer,
+	&pc_sampler_writer,
+	&pc_autofdo_writer,
+	&pc_llvm_unsymbolized_writer,
 	NULL,
 };
 

@@ -166,17 +166,6 @@ static inline bool is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
-static inline int hex_value(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 static size_t skip_blanks(const char *s, size_t at, size_t end)
 {
 	while (at < end && is_blank(s[at]))
@@ -234,7 +223,7 @@ static bool parse_hex(const char *s, size_t n, uint64_t *value)
 	if (!n || n > MAX_ADDRESS_DIGITS)
 		return false;
 	for (size_t i = 0; i < n; i++) {
-		int d = hex_value(s[i]);
+		int d = pc_hex_digit(s[i]);
 
 		if (d < 0)
 			return false;
@@ -246,7 +235,7 @@ static bool parse_hex(const char *s, size_t n, uint64_t *value)
 
 static size_t hex_run(const char *s, size_t at, size_t end)
 {
-	while (at < end && hex_value(s[at]) >= 0)
+	while (at < end && pc_hex_digit(s[at]) >= 0)
 		at++;
 	return at;
 }
@@ -894,7 +883,7 @@ static void strip_offset(const char *text, size_t *len)
 {
 	size_t n = *len, hex = n;
 
-	while (hex > 0 && hex_value(text[hex - 1]) >= 0)
+	while (hex > 0 && pc_hex_digit(text[hex - 1]) >= 0)
 		hex--;
 	if (hex < n && hex >= 3 && text[hex - 1] == 'x' && text[hex - 2] == '0' &&
 	    text[hex - 3] == '+')

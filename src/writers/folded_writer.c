@@ -294,7 +294,12 @@ static bool put_frame_name(struct fw_writer *w, const struct pc_frame *frame, bo
 	const char *s = pc_str(w->m, frame->function);
 	size_t n = pc_str_len(w->m, frame->function);
 
-	if (!frame->module && !(frame->flags & PC_FRAME_HAS_ADDRESS) && frame->function) {
+	/*
+	 * stackcollapse-perf.pl's rules are for perf's symbols, which come
+	 * with addresses; names without one (folded, Sampler) are kept as
+	 * they are.
+	 */
+	if (!(frame->flags & PC_FRAME_HAS_ADDRESS) && frame->function) {
 		put_plain(w, s, n, "");
 		return true;
 	}

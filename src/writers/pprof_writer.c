@@ -24,7 +24,7 @@
  *                               a module-relative address of a module with
  *                               a known range becomes its runtime address,
  *                               start + address - file_offset
- *   (function name, file)    -> function, name = system_name; a frame
+ *   (function name, file, module) -> function, name = system_name; a frame
  *                               without a name gives no line
  *   stack (leaf first)       -> sample.location_id (leaf first)
  *   label                    -> label: str when it has one, else num with
@@ -102,7 +102,7 @@ struct pprof_writer {
 	size_t locations_cap;
 	struct out_line *lines;
 	size_t nlines, lines_cap;
-	struct pc_seqs functions;  /* function id -> (name, file) string indices */
+	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
 	struct mapping_state *mappings; /* per model module */
 	size_t outside_range;
 
@@ -309,12 +309,14 @@ static uint64_t location_address(const struct pc_model *m, const struct pc_frame
 
 static uint64_t function_for_frame(struct pprof_writer *w, const struct pc_frame *frame)
 {
-	uint32_t key[2] = {
+	/* a symbol of one name in two binaries is two functions */
+	uint32_t key[3] = {
 		(uint32_t)model_string(w, frame->function),
 		(uint32_t)model_string(w, frame->file),
+		frame->module,
 	};
 
-	return pc_seqs_add(&w->functions, key, 2);
+	return pc_seqs_add(&w->functions, key, 3);
 }
 
 static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,

@@ -185,6 +185,24 @@ static void test_no_comm_no_root(void **state)
 			       "1 samples with neither a comm nor frames are not written"));
 }
 
+/* Names without addresses (Sampler, sb-sprof) are not perf symbols: kept as they are. */
+static void test_names_without_addresses_kept(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_frame lambda = {
+		.module = module(f, "/usr/lib/sbcl/sbcl.core"),
+		.function = pc_model_intern_cstr(&f->m, "(LAMBDA (X) :IN MAIN)"),
+	};
+	struct pc_frame foreign = {
+		.module = lambda.module,
+		.function = pc_model_intern_cstr(&f->m, "\"foreign function write\"->x"),
+	};
+	uint32_t a = pc_model_add_frame(&f->m, &lambda), b = pc_model_add_frame(&f->m, &foreign);
+
+	sample(f, NULL, 3, b, a, 0);
+	assert_folded(f, "(LAMBDA (X) :IN MAIN);\"foreign function write\"->x 3\n");
+}
+
 /* stackcollapse-perf.pl's generic tidying and its Java rule. */
 static void test_tidy(void **state)
 {
@@ -399,6 +417,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_root_frames_counts_and_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pid_tid_roots, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_comm_no_root, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_names_without_addresses_kept, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tidy, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_skipped_frames, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_symbols_and_addrs, setup, teardown),

@@ -380,25 +380,28 @@ static void test_unnamed_frames_give_bare_locations(void **state)
 	assert_false(p->mapping[1]->has_inline_frames);
 }
 
-static void test_functions_keyed_by_name_and_file(void **state)
+static void test_functions_keyed_by_name_file_and_binary(void **state)
 {
 	struct fixture *f = *state;
 	int col = column(f, "samples");
-	uint32_t app = module(f, "app", "");
+	uint32_t app = module(f, "app", ""), lib = module(f, "lib", "");
 	uint32_t a = source_frame(f, app, 0x10, "fn", "a.c", 1);
 	uint32_t b = source_frame(f, app, 0x20, "fn", "a.c", 2);
 	uint32_t c = source_frame(f, app, 0x30, "fn", "b.c", 3);
-	uint32_t stack[] = { a, b, c };
+	uint32_t d = source_frame(f, lib, 0x40, "fn", "a.c", 1);
+	uint32_t stack[] = { a, b, c, d };
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 1);
+	add(f, pc_model_add_stack(&f->m, stack, 4), 0, 0, col, 1);
 	p = convert(f);
-	assert_int_equal(p->n_location, 3);
-	assert_int_equal(p->n_function, 2);
+	assert_int_equal(p->n_location, 4);
+	assert_int_equal(p->n_function, 3);
 	assert_int_equal(p->location[0]->line[0]->function_id, 1);
 	assert_int_equal(p->location[1]->line[0]->function_id, 1);
 	assert_int_equal(p->location[2]->line[0]->function_id, 2);
+	assert_int_equal(p->location[3]->line[0]->function_id, 3);
 	assert_string_equal(str(p, p->function[1]->filename), "b.c");
+	assert_string_equal(str(p, p->function[2]->name), "fn");
 }
 
 static void test_sample_types_and_default(void **state)
@@ -764,7 +767,7 @@ int main(void)
 		TEST(test_dense_ids_and_leaf_first),
 		TEST(test_inline_frames_fold_into_physical_location),
 		TEST(test_unnamed_frames_give_bare_locations),
-		TEST(test_functions_keyed_by_name_and_file),
+		TEST(test_functions_keyed_by_name_file_and_binary),
 		TEST(test_sample_types_and_default),
 		TEST(test_samples_merge_after_dropping_branches),
 		TEST(test_labels_keep_units_and_zero),

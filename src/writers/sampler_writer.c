@@ -1,0 +1,514 @@
+/*
+ * sampler_writer.c - writes Apple Sampler traces ("@supersamplerV1.0").
+ *
+ * Source: the grammar of Kevin Reid's description (seeds/001), with the
+ * "@end" after the symbol table that the grammar shows (the 2008 code left
+ * it out), research/sampler.md, DESIGN.md section 4.3:
+ *
+ *   "@supersamplerV1.0" LF "@symboltableV1.1" LF
+ *   ( TAB u32<id> TAB u32<0> TAB name TAB path TAB path LF )*  "@end" LF
+ *   ( "@threadV1.0" TAB hex4<thread-id> LF
+ *     ( TAB u32<1> u32<0> u32<1> u32<n> u32<frame-id> * n LF )* )*
+ *   "@end" LF
+ *
+ * u32 are big-endian; hex4 is four upper-case hex digits. Symbol ids count
+ * up from 0x2122: the threads' entries first (a thread id must fit in 16
+ * bits), then the frames' in first use.
+ *
+ * What maps where:
+ *   thread             -> one @threadV1.0 block and one symbol entry whose
+ *                         name and paths are the thread's name: the
+ *                         sample's "thread" label; else, with a "comm"
+ *                         label, "comm-PID/TID" as folded --tid writes a
+ *                         root ('?' for a missing pid or tid; blanks in
+ *                         the comm become '_'); else one default thread
+ *                         "Thread_XXXX" (XXXX its id) for every sample
+ *                         without such labels
+ *   frame              -> a symbol entry per distinct (function, module,
+ *                         and for frames without PC_FRAME_HAS_ADDRESS their
+ *                         address, which the Sampler reader sets to the
+ *                         symbol id, so that Sampler -> Sampler keeps
+ *                         same-named symbols apart):
+ *                         name = the function, both paths = the module's
+ *                         name; a frame without a function gets an empty
+ *                         name (read back as an unknown frame of its
+ *                         module, which folded output names "[BASENAME]"
+ *                         or "[unknown]"); TAB and LF in names and paths
+ *                         become spaces
+ *   sample             -> its stack line (frames leaf first) written as many
+ *                         times as the counted column says: --event NAME
+ *                         picks NAME_sample, else NAME; by default the
+ *                         default column, or its NAME_sample twin when the
+ *                         default is NAME_event (Sampler counts samples,
+ *                         never weighted values). Prefix 1, 0, 1, or the
+ *                         sampler_p0/p1/p2 labels when the sample has them
+ * A stack's lines go to its thread's block in model order (the finalized
+ * model's order, so output is deterministic). Writing more than
+ * MAX_LINES stack lines in all is refused.
+ *
+ * What is lost, each with one warning: labels other than thread, tid,
+ * comm, pid, tid and sampler_p0/p1/p2; the other columns; samples without
+ * a call stack; TAB and LF bytes in names. Addresses, source lines,
+ * branch stacks and arcs are reported by the conversion as parts this
+ * format cannot keep. The tid label does not survive as a number: a
+ * thread's id is its symbol id.
+ */
+#include "core/format.h"
+
+#define SAMPLER "sampler"
+#define FIRST_ID 0x2122u
+#define MAX_THREAD_ID 0xffffu
+#define MAX_LINES (UINT64_C(1) << 28)
+
+struct sampler_thread {
+	uint32_t id;
+	char *name;
+	size_t name_len;
+};
+
+struct sampler_symbol {
+	char *name, *path;
+	size_t name_len, path_len;
+};
+
+struct sampler_writer {
+	struct pc_ctx *ctx;
+	const struct pc_model *m;
+	FILE *out;
+	size_t column;
+	pc_str_id key_thread, key_comm, key_pid, key_tid, key_p[3];
+	/* threads: keyed by their label tuple, in first use */
+	struct pc_seqs thread_keys;
+	struct sampler_thread *threads; /* by key id - 1 */
+	size_t nthreads, threads_cap;
+	uint32_t *sample_thread;        /* by sample: thread index */
+	/* symbols: keyed by (function, module) or (0, module) */
+	struct pc_seqs symbol_keys;
+	struct sampler_symbol *symbols; /* by key id - 1 */
+	size_t nsymbols, symbols_cap;
+	uint32_t *frame_symbol;         /* by frame id: symbol key id, 0 = not yet */
+	uint32_t *line;
+	size_t line_cap;
+	bool lost_labels, cleaned_text, stackless;
+};
+
+static char *copy_clean(struct sampler_writer *w, const char *s, size_t n)
+{
+	char *copy = pc_xmalloc(n + 1);
+
+	for (size_t i = 0; i < n; i++) {
+		copy[i] = s[i] == '\t' || s[i] == '\n' ? ' ' : s[i];
+		w->cleaned_text |= copy[i] != s[i];
+	}
+	copy[n] = '\0';
+	return copy;
+}
+
+static void put_u32(FILE *out, uint32_t v)
+{
+	uint8_t b[4] = { (uint8_t)(v >> 24), (uint8_t)(v >> 16), (uint8_t)(v >> 8), (uint8_t)v };
+
+	fwrite(b, 1, 4, out);
+}
+
+/* --- threads --- */
+
+struct thread_labels {
+	const struct pc_label *thread, *comm, *pid, *tid, *p[3];
+};
+
+static void find_labels(struct sampler_writer *w, uint32_t set, struct thread_labels *out)
+{
+	size_t n;
+	const uint32_t *ids = pc_model_labelset(w->m, set, &n);
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_label *label = pc_model_label(w->m, ids[i]);
+		bool numeric = !label->str;
+
+		if (label->key == w->key_thread && !numeric)
+			out->thread = label;
+		else if (label->key == w->key_comm && !numeric)
+			out->comm = label;
+		else if (label->key == w->key_pid && numeric)
+			out->pid = label;
+		else if (label->key == w->key_tid && numeric)
+			out->tid = label;
+		else if (label->key == w->key_p[0] && numeric)
+			out->p[0] = label;
+		else if (label->key == w->key_p[1] && numeric)
+			out->p[1] = label;
+		else if (label->key == w->key_p[2] && numeric)
+			out->p[2] = label;
+		else
+			w->lost_labels = true;
+	}
+}
+
+static size_t put_number(char *buf, size_t size, const struct pc_label *label)
+{
+	int n = label ? snprintf(buf, size, "%lld", (long long)label->num) :
+			snprintf(buf, size, "?");
+
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+/* The name of a thread with a comm: comm-PID/TID, blanks as '_'. */
+static char *comm_name(struct sampler_writer *w, const struct thread_labels *l, size_t *len)
+{
+	size_t n = pc_str_len(w->m, l->comm->str), at;
+	char *name = copy_clean(w, pc_str(w->m, l->comm->str), n);
+	char ids[64];
+
+	for (size_t i = 0; i < n; i++)
+		if (name[i] == ' ')
+			name[i] = '_';
+		else if (name[i] == ';')
+			name[i] = ':';
+	ids[0] = '-';
+	at = 1 + put_number(ids + 1, sizeof(ids) - 1, l->pid);
+	ids[at++] = '/';
+	at += put_number(ids + at, sizeof(ids) - at, l->tid);
+	name = pc_xrealloc(name, n + at + 1);
+	memcpy(name + n, ids, at);
+	name[n + at] = '\0';
+	*len = n + at;
+	return name;
+}
+
+/* The thread index of a label set (new threads get no id yet). */
+static uint32_t thread_of(struct sampler_writer *w, uint32_t set)
+{
+	struct thread_labels l;
+	uint32_t key[4] = { 0 }, id;
+	size_t known = w->thread_keys.count;
+	struct sampler_thread *thread;
+
+	find_labels(w, set, &l);
+	if (l.thread) {
+		key[0] = 1;
+		key[1] = l.thread->str;
+	} else if (l.comm) {
+		key[0] = 2;
+		key[1] = l.comm->str;
+		key[2] = l.pid ? (uint32_t)l.pid->num : UINT32_MAX;
+		key[3] = l.tid ? (uint32_t)l.tid->num : UINT32_MAX;
+	}
+	id = pc_seqs_add(&w->thread_keys, key, 4);
+	if (w->thread_keys.count == known)
+		return id - 1;
+	pc_grow(&w->threads, &w->threads_cap, id, sizeof(*w->threads));
+	thread = &w->threads[id - 1];
+	*thread = (struct sampler_thread){ 0 };
+	w->nthreads = id;
+	if (l.thread)
+		thread->name = copy_clean(w, pc_str(w->m, l.thread->str),
+					  pc_str_len(w->m, l.thread->str));
+	else if (l.comm)
+		thread->name = comm_name(w, &l, &thread->name_len);
+	if (l.thread)
+		thread->name_len = pc_str_len(w->m, l.thread->str);
+	return id - 1;
+}
+
+static int number_threads(struct sampler_writer *w)
+{
+	if (w->nthreads > MAX_THREAD_ID - FIRST_ID + 1)
+		return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "%zu threads: Sampler thread ids "
+			       "are 16-bit, so at most %u threads fit", w->nthreads,
+			       MAX_THREAD_ID - FIRST_ID + 1);
+	for (size_t i = 0; i < w->nthreads; i++) {
+		struct sampler_thread *thread = &w->threads[i];
+		char name[16];
+
+		thread->id = FIRST_ID + (uint32_t)i;
+		if (thread->name)
+			continue;
+		snprintf(name, sizeof(name), "Thread_%04X", thread->id);
+		thread->name_len = strlen(name);
+		thread->name = copy_clean(w, name, thread->name_len);
+	}
+	return 0;
+}
+
+/* --- symbols --- */
+
+static uint32_t symbol_of(struct sampler_writer *w, uint32_t frame_id)
+{
+	const struct pc_frame *frame = pc_model_frame(w->m, frame_id);
+	/* a frame without an address keeps its own (a Sampler symbol id) */
+	uint32_t key[3] = { frame->function, frame->module,
+			    frame->flags & PC_FRAME_HAS_ADDRESS ? 0 : (uint32_t)frame->address };
+	uint32_t id;
+	size_t known = w->symbol_keys.count;
+	struct sampler_symbol *symbol;
+	pc_str_id path = frame->module ? pc_model_module(w->m, frame->module)->name : 0;
+
+	if (w->frame_symbol[frame_id])
+		return w->frame_symbol[frame_id];
+	id = pc_seqs_add(&w->symbol_keys, key, 3);
+	w->frame_symbol[frame_id] = id;
+	if (w->symbol_keys.count == known)
+		return id;
+	pc_grow(&w->symbols, &w->symbols_cap, id, sizeof(*w->symbols));
+	symbol = &w->symbols[id - 1];
+	w->nsymbols = id;
+	symbol->name_len = pc_str_len(w->m, frame->function);
+	symbol->name = copy_clean(w, pc_str(w->m, frame->function), symbol->name_len);
+	symbol->path_len = pc_str_len(w->m, path);
+	symbol->path = copy_clean(w, pc_str(w->m, path), symbol->path_len);
+	return id;
+}
+
+static uint32_t symbol_id(const struct sampler_writer *w, uint32_t key)
+{
+	return FIRST_ID + (uint32_t)w->nthreads + key - 1;
+}
+
+/* --- the column --- */
+
+static int column_named(const struct pc_model *m, const char *name, size_t len,
+			const char *suffix)
+{
+	size_t suffix_len = strlen(suffix);
+
+	for (size_t i = 0; i < m->ncolumns; i++) {
+		const char *type = pc_str(m, m->columns[i].type);
+
+		if (strlen(type) == len + suffix_len && !memcmp(type, name, len) &&
+		    !strcmp(type + len, suffix))
+			return (int)i;
+	}
+	return -1;
+}
+
+static int pick_column(struct sampler_writer *w)
+{
+	const struct pc_model *m = w->m;
+	const char *event = w->ctx->opt.event, *type;
+	int column;
+	size_t len;
+
+	if (event) {
+		column = column_named(m, event, strlen(event), "_sample");
+		if (column < 0)
+			column = column_named(m, event, strlen(event), "");
+		if (column < 0)
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "no event '%s' in the "
+				       "input", event);
+		w->column = (size_t)column;
+		return 0;
+	}
+	w->column = m->default_column >= 0 ? (size_t)m->default_column : 0;
+	if (!m->ncolumns)
+		return 0;
+	type = pc_str(m, m->columns[w->column].type);
+	len = strlen(type);
+	if (len > 6 && !strcmp(type + len - 6, "_event")) {
+		column = column_named(m, type, len - 6, "_sample");
+		if (column >= 0)
+			w->column = (size_t)column;
+	}
+	return 0;
+}
+
+/* --- the output --- */
+
+static void put_symbol(FILE *out, uint32_t id, const char *name, size_t name_len,
+		       const char *path, size_t path_len)
+{
+	fputc('\t', out);
+	put_u32(out, id);
+	fputc('\t', out);
+	put_u32(out, 0);
+	fputc('\t', out);
+	fwrite(name, 1, name_len, out);
+	fputc('\t', out);
+	fwrite(path, 1, path_len, out);
+	fputc('\t', out);
+	fwrite(path, 1, path_len, out);
+	fputc('\n', out);
+}
+
+static void put_symbol_table(struct sampler_writer *w)
+{
+	fputs("@supersamplerV1.0\n@symboltableV1.1\n", w->out);
+	for (size_t i = 0; i < w->nthreads; i++) {
+		const struct sampler_thread *t = &w->threads[i];
+
+		put_symbol(w->out, t->id, t->name, t->name_len, t->name, t->name_len);
+	}
+	for (size_t i = 0; i < w->nsymbols; i++) {
+		const struct sampler_symbol *s = &w->symbols[i];
+
+		put_symbol(w->out, symbol_id(w, (uint32_t)i + 1), s->name, s->name_len,
+			   s->path, s->path_len);
+	}
+	fputs("@end\n", w->out);
+}
+
+static void put_prefix(struct sampler_writer *w, uint32_t set)
+{
+	static const uint32_t usual[3] = { 1, 0, 1 };
+	struct thread_labels l;
+
+	find_labels(w, set, &l);
+	for (size_t i = 0; i < 3; i++)
+		put_u32(w->out, l.p[i] ? (uint32_t)l.p[i]->num : usual[i]);
+}
+
+static void put_sample(struct sampler_writer *w, size_t i, uint64_t count)
+{
+	const struct pc_sample *sample = &w->m->samples[i];
+	size_t n;
+	const uint32_t *frames = pc_model_stack(w->m, sample->stack, &n);
+
+	pc_grow(&w->line, &w->line_cap, n + 1, sizeof(*w->line));
+	for (size_t k = 0; k < n; k++)
+		w->line[k] = symbol_id(w, w->frame_symbol[frames[k]]);
+	for (uint64_t c = 0; c < count; c++) {
+		fputc('\t', w->out);
+		put_prefix(w, sample->labels);
+		put_u32(w->out, (uint32_t)n);
+		for (size_t k = 0; k < n; k++)
+			put_u32(w->out, w->line[k]);
+		fputc('\n', w->out);
+	}
+}
+
+static void put_threads(struct sampler_writer *w)
+{
+	for (size_t t = 0; t < w->nthreads; t++) {
+		fprintf(w->out, "@threadV1.0\t%04X\n", w->threads[t].id);
+		for (size_t i = 0; i < w->m->nsamples; i++) {
+			uint64_t count = pc_model_values(w->m, i)[w->column];
+
+			if (count && w->m->samples[i].stack && w->sample_thread[i] == t)
+				put_sample(w, i, count);
+		}
+	}
+	fputs("@end\n", w->out);
+}
+
+/* --- gathering --- */
+
+static int gather(struct sampler_writer *w)
+{
+	const struct pc_model *m = w->m;
+	uint64_t lines = 0;
+
+	w->sample_thread = pc_xcalloc(m->nsamples + 1, sizeof(*w->sample_thread));
+	w->frame_symbol = pc_xcalloc(m->nframes + 1, sizeof(*w->frame_symbol));
+	for (size_t i = 0; i < m->nsamples && m->ncolumns; i++) {
+		uint64_t count = pc_model_values(m, i)[w->column];
+		size_t n;
+		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+
+		if (!count)
+			continue;
+		if (!n) {
+			w->stackless = true;
+			continue;
+		}
+		if (count > MAX_LINES - lines)
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "the %s column counts more "
+				       "than %llu samples: Sampler writes one line per sample "
+				       "(pick a sample count with --event)",
+				       pc_str(m, m->columns[w->column].type),
+				       (unsigned long long)MAX_LINES);
+		lines += count;
+		w->sample_thread[i] = thread_of(w, m->samples[i].labels);
+		for (size_t k = 0; k < n; k++)
+			symbol_of(w, frames[k]);
+	}
+	return number_threads(w);
+}
+
+static int warn_lost(struct sampler_writer *w)
+{
+	const struct pc_model *m = w->m;
+
+	if (w->lost_labels &&
+	    pc_warn(w->ctx, SAMPLER, "labels other than thread, comm, pid and tid are lost"))
+		return -1;
+	if (m->ncolumns > 1 &&
+	    pc_warn(w->ctx, SAMPLER, "only column '%s' is written, as sample lines; the "
+		    "other columns are lost", pc_str(m, m->columns[w->column].type)))
+		return -1;
+	if (w->stackless &&
+	    pc_warn(w->ctx, SAMPLER, "samples without a call stack are lost"))
+		return -1;
+	if (w->cleaned_text &&
+	    pc_warn(w->ctx, SAMPLER, "TAB and LF bytes in names were written as spaces"))
+		return -1;
+	return 0;
+}
+
+static void writer_release(struct sampler_writer *w)
+{
+	for (size_t i = 0; i < w->nthreads; i++)
+		free(w->threads[i].name);
+	for (size_t i = 0; i < w->nsymbols; i++) {
+		free(w->symbols[i].name);
+		free(w->symbols[i].path);
+	}
+	free(w->threads);
+	free(w->symbols);
+	free(w->sample_thread);
+	free(w->frame_symbol);
+	free(w->line);
+	pc_seqs_release(&w->thread_keys);
+	pc_seqs_release(&w->symbol_keys);
+}
+
+static pc_str_id find_string(const struct pc_model *m, const char *text)
+{
+	for (size_t i = 1; i < m->nstrings; i++)
+		if (!strcmp(m->strings[i].text, text))
+			return (pc_str_id)i;
+	return UINT32_MAX; /* never a key */
+}
+
+static void find_keys(struct sampler_writer *w)
+{
+	static const char *const p_names[3] = { "sampler_p0", "sampler_p1", "sampler_p2" };
+
+	w->key_thread = find_string(w->m, "thread");
+	w->key_comm = find_string(w->m, "comm");
+	w->key_pid = find_string(w->m, "pid");
+	w->key_tid = find_string(w->m, "tid");
+	for (size_t i = 0; i < 3; i++)
+		w->key_p[i] = find_string(w->m, p_names[i]);
+}
+
+static int sampler_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_output *out)
+{
+	struct sampler_writer w = { .ctx = ctx, .m = m, .out = out->fp };
+	int ret = -1;
+
+	pc_seqs_init(&w.thread_keys);
+	pc_seqs_init(&w.symbol_keys);
+	find_keys(&w);
+	if (pick_column(&w) || gather(&w) || warn_lost(&w))
+		goto cleanup;
+	put_symbol_table(&w);
+	put_threads(&w);
+	ret = 0;
+cleanup:
+	writer_release(&w);
+	return ret;
+}
+
+static const char *const sampler_extensions[] = { ".trace", NULL };
+static const char *const sampler_aliases[] = { "supersampler", NULL };
+
+const struct pc_writer pc_sampler_writer = {
+	.name = "sampler",
+	.aliases = sampler_aliases,
+	.extensions = sampler_extensions,
+	.summary = "Apple Sampler trace (@supersamplerV1.0: one line per sample, per thread)",
+	.needs = PC_PART_STACKS,
+	.keeps = PC_PART_SYMBOLS | PC_PART_STACKS,
+	.write = sampler_write,
+};

@@ -1,0 +1,300 @@
+/*
+ * test_sampler_writer.c - the Apple Sampler writer: the exact bytes of a
+ * small trace (header, symbol ids from 0x2122 with the thread first, the
+ * "@end" after the symbol table, a line per counted sample), threads from
+ * thread labels, from comm/pid/tid (comm-PID/TID) and the default
+ * Thread_XXXX, the counted column (a NAME_sample twin before NAME_event,
+ * --event), the prefix from sampler_p0..p2 labels, warnings for what is
+ * lost, and reading every written trace back to the same stacks, counts
+ * and threads.
+ */
+#include "core/format.h"
+
+#include <stdarg.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+extern const struct pc_reader pc_sampler_reader;
+extern const struct pc_writer pc_sampler_writer;
+
+struct fixture {
+	struct pc_ctx ctx;
+	struct pc_model m, back;
+	char *out;
+	size_t out_len;
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = pc_xcalloc(1, sizeof(*f));
+
+	pc_ctx_init(&f->ctx);
+	pc_model_init(&f->m);
+	pc_model_init(&f->back);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+
+	pc_model_release(&f->m);
+	pc_model_release(&f->back);
+	free(f->out);
+	free(f);
+	return 0;
+}
+
+static uint32_t frame(struct pc_model *m, const char *function, const char *module)
+{
+	struct pc_module mod = { .name = pc_model_intern_cstr(m, module) };
+	struct pc_frame fr = {
+		.function = pc_model_intern_cstr(m, function),
+		.module = module[0] ? pc_model_add_module(m, &mod) : 0,
+	};
+
+	return pc_model_add_frame(m, &fr);
+}
+
+static struct pc_label str_label(struct pc_model *m, const char *key, const char *value)
+{
+	return (struct pc_label){ .key = pc_model_intern_cstr(m, key),
+				  .str = pc_model_intern_cstr(m, value) };
+}
+
+static struct pc_label num_label(struct pc_model *m, const char *key, int64_t num)
+{
+	return (struct pc_label){ .key = pc_model_intern_cstr(m, key), .num = num,
+				  .unit = pc_model_intern_cstr(m, key) };
+}
+
+static void add(struct pc_model *m, const uint32_t *frames, size_t n,
+		const struct pc_label *labels, size_t nlabels, size_t column, uint64_t count)
+{
+	struct pc_sample sample = {
+		.stack = pc_model_add_stack(m, frames, n),
+		.labels = pc_model_add_labels(m, labels, nlabels),
+	};
+
+	assert_int_equal(pc_model_add_sample(m, &sample, column, count), 0);
+}
+
+static int write_trace(struct fixture *f)
+{
+	struct pc_output out = { 0 };
+
+	pc_model_finalize(&f->m);
+	free(f->out);
+	f->out = NULL;
+	assert_int_equal(pc_output_to_memory(&out, &f->out, &f->out_len, &f->ctx.err), 0);
+	if (pc_sampler_writer.write(&f->ctx, &f->m, &out)) {
+		pc_output_abort(&out);
+		return -1;
+	}
+	assert_int_equal(pc_output_commit(&out, &f->ctx.err), 0);
+	return 0;
+}
+
+static void read_back(struct fixture *f)
+{
+	struct pc_input in;
+
+	pc_input_from_memory(&in, "written.trace", f->out, f->out_len);
+	assert_int_equal(pc_sampler_reader.read(&f->ctx, &in, &f->back), 0);
+	pc_input_close(&in);
+	pc_model_finalize(&f->back);
+}
+
+/* The count of samples with this leaf and thread label ("X*": starting with X). */
+static uint64_t count_of(const struct pc_model *m, const char *leaf, const char *thread)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < m->nsamples; i++) {
+		size_t n, nlabels;
+		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &nlabels);
+		bool in_thread = false;
+
+		for (size_t k = 0; k < nlabels; k++) {
+			const struct pc_label *l = pc_model_label(m, labels[k]);
+
+			size_t len = strlen(thread);
+			bool prefix = len && thread[len - 1] == '*';
+
+			in_thread |= !strcmp(pc_str(m, l->key), "thread") &&
+				     (prefix ? !strncmp(pc_str(m, l->str), thread, len - 1) :
+					       !strcmp(pc_str(m, l->str), thread));
+		}
+		if (n && in_thread &&
+		    !strcmp(pc_str(m, pc_model_frame(m, frames[0])->function), leaf))
+			total += pc_model_values(m, i)[0];
+	}
+	return total;
+}
+
+static void test_exact_bytes(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int column = pc_model_add_column(m, "samples", "count");
+	uint32_t stack[2];
+	static const char expected[] =
+		"@supersamplerV1.0\n@symboltableV1.1\n"
+		"\t\x00\x00\x21\x22\t\x00\x00\x00\x00\tThread_2122\tThread_2122\tThread_2122\n"
+		"\t\x00\x00\x21\x23\t\x00\x00\x00\x00\tleaf\t/lib/a\t/lib/a\n"
+		"\t\x00\x00\x21\x24\t\x00\x00\x00\x00\tmain\t\t\n"
+		"@end\n"
+		"@threadV1.0\t2122\n"
+		"\t\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x02"
+		"\x00\x00\x21\x23\x00\x00\x21\x24\n"
+		"\t\x00\x00\x00\x01\x00\x00\x00\x00\x00\x00\x00\x01\x00\x00\x00\x02"
+		"\x00\x00\x21\x23\x00\x00\x21\x24\n"
+		"@end\n";
+
+	stack[0] = frame(m, "leaf", "/lib/a");
+	stack[1] = frame(m, "main", "");
+	add(m, stack, 2, NULL, 0, (size_t)column, 2);
+	assert_int_equal(write_trace(f), 0);
+	assert_int_equal(f->out_len, sizeof(expected) - 1);
+	assert_memory_equal(f->out, expected, sizeof(expected) - 1);
+	assert_int_equal(f->ctx.nwarnings, 0);
+	read_back(f);
+	assert_int_equal(count_of(&f->back, "leaf", "Thread_2122"), 2);
+}
+
+static void test_threads(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int column = pc_model_add_column(m, "samples", "count");
+	uint32_t a = frame(m, "a", "/bin/x"), b = frame(m, "b", "/bin/x");
+	struct pc_label named[1] = { str_label(m, "thread", "worker") };
+	struct pc_label perf[3] = { str_label(m, "comm", "my app"), num_label(m, "pid", 10),
+				    num_label(m, "tid", 11) };
+	struct pc_label comm_only[1] = { str_label(m, "comm", "solo") };
+
+	add(m, (uint32_t[]){ a, b }, 2, named, 1, (size_t)column, 3);
+	add(m, (uint32_t[]){ b }, 1, perf, 3, (size_t)column, 2);
+	add(m, (uint32_t[]){ a }, 1, comm_only, 1, (size_t)column, 1);
+	add(m, (uint32_t[]){ b, a }, 2, NULL, 0, (size_t)column, 4);
+	assert_int_equal(write_trace(f), 0);
+	read_back(f);
+	assert_int_equal(count_of(&f->back, "a", "worker"), 3);
+	assert_int_equal(count_of(&f->back, "b", "my_app-10/11"), 2);
+	assert_int_equal(count_of(&f->back, "a", "solo-?/?"), 1);
+	/* the default thread is named after its id */
+	assert_int_equal(count_of(&f->back, "b", "Thread_21*"), 4);
+	assert_int_equal(f->back.nsamples, 4);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+static void test_sample_column_before_event(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int samples = pc_model_add_column(m, "cycles_sample", "count");
+	int periods = pc_model_add_column(m, "cycles_event", "count");
+	uint32_t a = frame(m, "a", "");
+
+	pc_model_set_default_column(m, periods);
+	add(m, &a, 1, NULL, 0, (size_t)samples, 3);
+	add(m, &a, 1, NULL, 0, (size_t)periods, 3000000);
+	assert_int_equal(write_trace(f), 0);
+	read_back(f);
+	assert_int_equal(count_of(&f->back, "a", "Thread_2122"), 3);
+	assert_int_equal(f->ctx.nwarnings, 1); /* the periods are lost */
+
+	f->ctx.opt.event = "nosuch";
+	assert_int_equal(write_trace(f), -1);
+	assert_non_null(strstr(f->ctx.err.message, "no event 'nosuch'"));
+}
+
+static void test_event_option(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int one = pc_model_add_column(m, "one_sample", "count");
+	int two = pc_model_add_column(m, "two_sample", "count");
+	uint32_t a = frame(m, "a", "");
+
+	add(m, &a, 1, NULL, 0, (size_t)one, 1);
+	add(m, &a, 1, NULL, 0, (size_t)two, 5);
+	f->ctx.opt.event = "two";
+	assert_int_equal(write_trace(f), 0);
+	read_back(f);
+	assert_int_equal(count_of(&f->back, "a", "Thread_2122"), 5);
+}
+
+static void test_prefix_labels_and_lost_labels(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int column = pc_model_add_column(m, "samples", "count");
+	uint32_t a = frame(m, "a", "");
+	struct pc_label labels[4] = {
+		(struct pc_label){ .key = pc_model_intern_cstr(m, "sampler_p0"), .num = 9 },
+		(struct pc_label){ .key = pc_model_intern_cstr(m, "sampler_p1"), .num = 8 },
+		(struct pc_label){ .key = pc_model_intern_cstr(m, "sampler_p2"), .num = 7 },
+		num_label(m, "cpu", 3),
+	};
+	static const uint8_t prefix[16] = { 0, 0, 0, 9, 0, 0, 0, 8, 0, 0, 0, 7, 0, 0, 0, 1 };
+	char *line;
+
+	add(m, &a, 1, labels, 4, (size_t)column, 1);
+	assert_int_equal(write_trace(f), 0);
+	line = NULL;
+	for (size_t i = 0; i + 17 <= f->out_len && !line; i++)
+		if (!memcmp(f->out + i, "@threadV1.0\t2122\n", 17))
+			line = f->out + i;
+	assert_non_null(line);
+	assert_memory_equal(line + 18, prefix, sizeof(prefix));
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_non_null(strstr(f->ctx.warnings[0].text, "labels other than"));
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_trace(f), -1);
+}
+
+static void test_tab_and_lf_in_names(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int column = pc_model_add_column(m, "samples", "count");
+	uint32_t a = frame(m, "a\tb\nc", "");
+
+	add(m, &a, 1, NULL, 0, (size_t)column, 1);
+	assert_int_equal(write_trace(f), 0);
+	read_back(f);
+	assert_int_equal(count_of(&f->back, "a b c", "Thread_2122"), 1);
+	assert_int_equal(f->ctx.nwarnings, 1);
+}
+
+static void test_too_many_lines(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	int column = pc_model_add_column(m, "samples", "count");
+	uint32_t a = frame(m, "a", "");
+
+	add(m, &a, 1, NULL, 0, (size_t)column, UINT64_C(1) << 40);
+	assert_int_equal(write_trace(f), -1);
+	assert_non_null(strstr(f->ctx.err.message, "Sampler writes one line per sample"));
+}
+
+#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		T(test_exact_bytes),
+		T(test_threads),
+		T(test_sample_column_before_event),
+		T(test_event_option),
+		T(test_prefix_labels_and_lost_labels),
+		T(test_tab_and_lf_in_names),
+		T(test_too_many_lines),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
