@@ -299,24 +299,32 @@ static const struct ps_slot *table_get(const struct ps_table *t, uint64_t hash,
 	return slot->value ? slot : NULL;
 }
 
+/*
+ * Doubles the open-addressing table t (fields slots, mask), whose slots are
+ * empty when .value is 0 and start probing at .PLACE & mask; both tables
+ * below grow this way.
+ */
+#define TABLE_DOUBLE(t, PLACE, first_cap) \
+	do { \
+		__typeof__((t)->slots) old_ = (t)->slots; \
+		size_t old_cap_ = old_ ? (t)->mask + 1 : 0; \
+		size_t cap_ = old_cap_ ? old_cap_ * 2 : (first_cap); \
+		(t)->slots = pc_xcalloc(cap_, sizeof(*(t)->slots)); \
+		(t)->mask = cap_ - 1; \
+		for (size_t i_ = 0; i_ < old_cap_; i_++) { \
+			size_t j_ = old_[i_].PLACE & (t)->mask; \
+			if (!old_[i_].value) \
+				continue; \
+			while ((t)->slots[j_].value) \
+				j_ = (j_ + 1) & (t)->mask; \
+			(t)->slots[j_] = old_[i_]; \
+		} \
+		free(old_); \
+	} while (0)
+
 static void table_grow(struct ps_table *t)
 {
-	struct ps_slot *old = t->slots;
-	size_t old_cap = old ? t->mask + 1 : 0;
-	size_t cap = old_cap ? old_cap * 2 : 256;
-
-	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-	t->mask = cap - 1;
-	for (size_t i = 0; i < old_cap; i++) {
-		size_t j = old[i].hash & t->mask;
-
-		if (!old[i].value)
-			continue;
-		while (t->slots[j].value)
-			j = (j + 1) & t->mask;
-		t->slots[j] = old[i];
-	}
-	free(old);
+	TABLE_DOUBLE(t, hash, 256);
 }
 
 /* Sets the value (non-zero) of key, adding the key when it is new. */
@@ -441,23 +449,8 @@ static void htable_put(struct ps_htable *t, struct ps_hash h, uint32_t value)
 {
 	struct ps_hslot *slot;
 
-	if (!t->slots || (t->count + 1) * 2 > t->mask + 1) {
-		struct ps_hslot *old = t->slots;
-		size_t old_cap = old ? t->mask + 1 : 0, cap = old_cap ? old_cap * 2 : 1024;
-
-		t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-		t->mask = cap - 1;
-		for (size_t i = 0; i < old_cap; i++) {
-			size_t j = old[i].h1 & t->mask;
-
-			if (!old[i].value)
-				continue;
-			while (t->slots[j].value)
-				j = (j + 1) & t->mask;
-			t->slots[j] = old[i];
-		}
-		free(old);
-	}
+	if (!t->slots || (t->count + 1) * 2 > t->mask + 1)
+		TABLE_DOUBLE(t, h1, 1024);
 	slot = htable_probe(t, h);
 	if (!slot->value)
 		t->count++;

@@ -8,6 +8,7 @@
  * input window, and the probe.
  */
 #include "core/format.h"
+#include "support/fixture.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -15,30 +16,6 @@
 #include <unistd.h>
 
 extern const struct pc_reader pc_folded_reader;
-
-struct fixture {
-	struct pc_ctx ctx;
-	struct pc_model m;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = pc_xcalloc(1, sizeof(*f));
-
-	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	pc_model_release(&f->m);
-	free(f);
-	return 0;
-}
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
 {
@@ -597,7 +574,7 @@ static void test_descriptor(void **state)
 	assert_null(pc_folded_reader.extensions[2]);
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, pct_setup, pct_teardown)
 
 int main(void)
 {

@@ -10,6 +10,7 @@
  * expected dumps were checked line by line against the grammar.
  */
 #include "core/format.h"
+#include "support/fixture.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -19,33 +20,6 @@
 
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_writer pc_dump_writer;
-
-struct fixture {
-	struct pc_ctx ctx;
-	struct pc_model m;
-	char *dump;
-	size_t dump_size;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = pc_xcalloc(1, sizeof(*f));
-
-	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	pc_model_release(&f->m);
-	free(f->dump);
-	free(f);
-	return 0;
-}
 
 static int read_input(struct fixture *f, struct pc_input *in)
 {
@@ -65,12 +39,12 @@ static int read_text(struct fixture *f, const char *text, size_t len)
 	return read_input(f, &in);
 }
 
-/* The model as profconv's canonical dump, in f->dump. */
+/* The model as profconv's canonical dump, in f->text. */
 static const char *dump(struct fixture *f)
 {
-	free(f->dump);
-	assert_int_equal(pct_write_model(&f->ctx, &f->m, &pc_dump_writer, &f->dump, &f->dump_size), 0);
-	return f->dump;
+	free(f->text);
+	assert_int_equal(pct_write_model(&f->ctx, &f->m, &pc_dump_writer, &f->text, &f->size), 0);
+	return f->text;
 }
 
 static void assert_dump(void **state, const char *input, const char *expected)
@@ -1115,12 +1089,12 @@ static void test_streaming_file_equals_memory(void **state)
 	assert_int_equal(pc_input_open(&in, path, &g.ctx.err), 0);
 	assert_int_equal(read_input(&g, &in), 0);
 	assert_string_equal(dump(f), dump(&g));
-	assert_non_null(strstr(f->dump, "sample cycles_sample="));
+	assert_non_null(strstr(f->text, "sample cycles_sample="));
 	assert_int_equal(f->m.nframes, 3 * 11 * 13 + 1);
 	unlink(path);
 	free(text);
 	free(huge);
-	free(g.dump);
+	free(g.text);
 	pc_model_release(&g.m);
 }
 
@@ -1190,34 +1164,34 @@ static void test_line_numbers_after_cached_callchains(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test_setup_teardown(test_comms, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_fields, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_events, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_frames, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_inline_srcline, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_single_line, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_zero_frames, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_no_blank_at_end, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_mmap, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_brstack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_itrace, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_f_pid_ip_dso, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_f_ip_brstack, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_f_comm_tid_time_event_ip_sym_dso, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_f_ip_sym, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_header, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_crlf_stray_blank, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_payload_hex_word, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_captured_on, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_errors_located, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_count_overflow, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_skip_bad, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_skip_bad_strict, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_probe, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_descriptor, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_streaming_file_equals_memory, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_caches_follow_spaces_and_mappings, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_line_numbers_after_cached_callchains, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_comms, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_fields, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_events, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_frames, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_inline_srcline, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_single_line, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_zero_frames, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_no_blank_at_end, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_mmap, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_brstack, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_itrace, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_f_pid_ip_dso, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_f_ip_brstack, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_f_comm_tid_time_event_ip_sym_dso, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_f_ip_sym, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_header, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_crlf_stray_blank, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_payload_hex_word, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_captured_on, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_errors_located, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_count_overflow, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_skip_bad, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_skip_bad_strict, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_probe, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_descriptor, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_streaming_file_equals_memory, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_caches_follow_spaces_and_mappings, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_line_numbers_after_cached_callchains, pct_setup, pct_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
  * branch-only and stackless samples), escaping, overflow, deep stacks.
  */
 #include "core/format.h"
+#include "support/fixture.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -14,33 +15,6 @@
 #include <cmocka.h>
 
 extern const struct pc_writer pc_report_writer;
-
-struct fixture {
-	struct pc_ctx ctx;
-	struct pc_model m;
-	char *text;
-	size_t size;
-};
-
-static int setup(void **state)
-{
-	struct fixture *f = pc_xcalloc(1, sizeof(*f));
-
-	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	*state = f;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct fixture *f = *state;
-
-	pc_model_release(&f->m);
-	free(f->text);
-	free(f);
-	return 0;
-}
 
 /* Finalizes and writes f->m into f->text; returns the writer's status. */
 static int write_report(struct fixture *f)
@@ -596,7 +570,7 @@ static void test_descriptor(void **state)
 	assert_int_equal(pc_report_writer.needs, PC_PART_STACKS);
 }
 
-#define T(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
+#define T(name) cmocka_unit_test_setup_teardown(name, pct_setup, pct_teardown)
 
 int main(void)
 {
