@@ -119,7 +119,9 @@ fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do \
 		name=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$name; \
 		echo "fuzzing $$name for $(FUZZ_SECONDS)s"; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 build/fuzz/corpus-$$name \
+		mkdir -p build/fuzz/artifacts; \
+		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
+			-artifact_prefix=build/fuzz/artifacts/$$name- build/fuzz/corpus-$$name \
 			tests/fuzz/corpus/$$name || exit 1; \
 	done
 

@@ -13,9 +13,11 @@ status=0
 for target in $targets; do
 	name=${target##*/fuzz_}
 	mkdir -p "$TMPDIR/corpus-$name"
+	mkdir -p "$here/build/fuzz/artifacts"
 	if ! "$target" -max_total_time="${FUZZ_CHECK_SECONDS:-15}" -timeout=5 -rss_limit_mb=2048 \
+		-artifact_prefix="$here/build/fuzz/artifacts/$name-" \
 		"$TMPDIR/corpus-$name" "$here/tests/fuzz/corpus/$name" > "$TMPDIR/fuzz-$name.log" 2>&1; then
-		echo "fuzz: $name found a problem:"
+		echo "fuzz: $name found a problem (input kept in build/fuzz/artifacts/):"
 		tail -40 "$TMPDIR/fuzz-$name.log"
 		status=1
 	else
