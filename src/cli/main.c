@@ -184,13 +184,19 @@ static const struct pc_writer *pick_writer(const struct cli *cli)
 	return pc_writer_for_path(cli->output);
 }
 
-static void print_summary(const struct pc_model *m, const struct cli *cli, double seconds)
+static void print_summary(const struct pc_model *m, const struct cli *cli, double seconds,
+			  const struct pc_convert_timing *timing)
 {
+	double megabytes = (double)timing->read_bytes / (1024.0 * 1024.0);
+	double read_seconds = timing->read_seconds > 1e-6 ? timing->read_seconds : 1e-6;
+
 	fprintf(stderr,
 		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
-		"wrote %s in %.3f s\n",
+		"wrote %s in %.3f s (read %.1f MB in %.3f s, %.0f MB/s; finalize %.3f s; "
+		"write %.3f s)\n",
 		m->nsamples, m->stacks.count - 1, m->nframes, m->nmodules, m->ncolumns,
-		cli->output, seconds);
+		cli->output, seconds, megabytes, timing->read_seconds,
+		megabytes / read_seconds, timing->finalize_seconds, timing->write_seconds);
 }
 
 /* Runs a conversion that the command line has fully described. */
@@ -198,9 +204,11 @@ static int run_convert(struct cli *cli, struct pc_convert_request *req)
 {
 	struct pc_ctx ctx;
 	struct pc_model m;
+	struct pc_convert_timing timing = { 0 };
 	struct timespec start, end;
 	int status;
 
+	req->timing = &timing;
 	pc_ctx_init(&ctx);
 	ctx.opt = cli->opt;
 	ctx.opt.progress = !cli->opt.quiet && isatty(STDERR_FILENO);
@@ -212,7 +220,8 @@ static int run_convert(struct cli *cli, struct pc_convert_request *req)
 		pc_ctx_print_warnings(&ctx, stderr);
 	if (!status && cli->opt.verbose && !cli->opt.quiet)
 		print_summary(&m, cli, (double)(end.tv_sec - start.tv_sec) +
-					       (double)(end.tv_nsec - start.tv_nsec) / 1e9);
+					       (double)(end.tv_nsec - start.tv_nsec) / 1e9,
+			      &timing);
 	pc_model_release(&m);
 	return status;
 }

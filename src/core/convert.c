@@ -1,5 +1,8 @@
 /* convert.c - read inputs into one model, check parts, write atomically. */
 #include "convert.h"
+#include "../model/reconstruct.h"
+
+#include <time.h>
 
 unsigned pc_model_parts(const struct pc_model *m)
 {
@@ -37,8 +40,9 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size)
 						 used ? ", " : "", names[i]);
 }
 
-int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
-		  struct pc_model *m)
+/* pc_read_input, telling how many input bytes the reader consumed. */
+static int read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
+		      struct pc_model *m, uint64_t *bytes)
 {
 	struct pc_input in;
 	struct pc_progress progress;
@@ -62,8 +66,17 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
 	}
 	if (in.progress)
 		pc_progress_finish(in.progress);
+	*bytes += pc_input_offset(&in);
 	pc_input_close(&in);
 	return status;
+}
+
+int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
+		  struct pc_model *m)
+{
+	uint64_t bytes = 0;
+
+	return read_input(ctx, path, from, m, &bytes);
 }
 
 static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
@@ -94,15 +107,19 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 	return 0;
 }
 
-int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
-	       struct pc_model *m)
+static double seconds_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+static int write_model(struct pc_ctx *ctx, const struct pc_convert_request *req,
+		       const struct pc_model *m)
 {
 	struct pc_output out;
 
-	for (size_t i = 0; i < req->ninputs; i++)
-		if (pc_read_input(ctx, req->inputs[i], req->from, m))
-			return -1;
-	pc_model_finalize(m);
 	if (check_parts(ctx, m, req->to))
 		return -1;
 	if (pc_output_open(&out, req->output, &ctx->err))
@@ -112,4 +129,56 @@ int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
 		return -1;
 	}
 	return pc_output_commit(&out, &ctx->err);
+}
+
+/*
+ * Caller/callee data (Visual Studio CallerCallee summaries) has no stacks.
+ * Writers that can show it only as stacks (folded, Sampler: they keep
+ * stacks, but neither addresses nor arcs) get stacks reconstructed from it
+ * (model/reconstruct.h), approximate and said so in a comment; the others
+ * (pprof, report, dump, SPT) get the exact per-function data.
+ */
+static bool wants_stacks_from_arcs(const struct pc_writer *writer, const struct pc_model *m)
+{
+	return pc_model_has_arc_data(m) && (writer->keeps & PC_PART_STACKS) &&
+	       !(writer->keeps & (PC_PART_ADDRESSES | PC_PART_ARCS));
+}
+
+static int write_output(struct pc_ctx *ctx, const struct pc_convert_request *req,
+			const struct pc_model *m)
+{
+	struct pc_model stacks;
+	int status;
+
+	if (!wants_stacks_from_arcs(req->to, m))
+		return write_model(ctx, req, m);
+	pc_model_init(&stacks);
+	status = pc_model_reconstruct_stacks(ctx, m, &stacks);
+	if (!status)
+		status = write_model(ctx, req, &stacks);
+	pc_model_release(&stacks);
+	return status;
+}
+
+int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
+	       struct pc_model *m)
+{
+	struct pc_convert_timing timing = { 0 };
+	double start = seconds_now(), read_end, finalize_end;
+	int status = 0;
+
+	for (size_t i = 0; i < req->ninputs && !status; i++)
+		status = read_input(ctx, req->inputs[i], req->from, m, &timing.read_bytes);
+	read_end = seconds_now();
+	if (!status)
+		pc_model_finalize(m);
+	finalize_end = seconds_now();
+	if (!status)
+		status = write_output(ctx, req, m);
+	timing.read_seconds = read_end - start;
+	timing.finalize_seconds = finalize_end - read_end;
+	timing.write_seconds = seconds_now() - finalize_end;
+	if (req->timing)
+		*req->timing = timing;
+	return status;
 }

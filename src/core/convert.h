@@ -9,12 +9,21 @@
 
 #include "format.h"
 
+/* Wall-clock time of each phase of a conversion, for `convert -v`. */
+struct pc_convert_timing {
+	uint64_t read_bytes;     /* input bytes the readers consumed */
+	double read_seconds;     /* opening, detecting and reading every input */
+	double finalize_seconds; /* pc_model_finalize */
+	double write_seconds;    /* checking parts, writing and committing */
+};
+
 struct pc_convert_request {
 	const char *const *inputs;  /* paths, "-" for stdin */
 	size_t ninputs;
 	const struct pc_reader *from; /* NULL: detect each input */
 	const struct pc_writer *to;
 	const char *output;         /* path, "-" for stdout */
+	struct pc_convert_timing *timing; /* filled in when not NULL */
 };
 
 /* Parts (enum pc_part) that the model actually holds. */

@@ -5,6 +5,9 @@ extern const struct pc_reader pc_spt_reader;
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_reader pc_folded_reader;
 extern const struct pc_reader pc_sampler_reader;
+extern const struct pc_reader pc_vsperf_reader;
+extern const struct pc_reader pc_vsperf_xml_reader;
+extern const struct pc_reader pc_vsp_reader;
 extern const struct pc_writer pc_pprof_writer;
 extern const struct pc_writer pc_dump_writer;
 extern const struct pc_writer pc_folded_writer;
@@ -19,6 +22,9 @@ const struct pc_reader *const pc_readers[] = {
 	&pc_perf_script_reader,
 	&pc_folded_reader,
 	&pc_sampler_reader,
+	&pc_vsperf_reader,
+	&pc_vsperf_xml_reader,
+	&pc_vsp_reader,
 	NULL,
 };
 

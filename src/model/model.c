@@ -111,6 +111,7 @@ void pc_model_init(struct pc_model *m)
 	pc_seqs_init(&m->labelsets);
 	pc_seqs_init(&m->branches);
 	m->default_column = -1;
+	m->arc_self_column = m->arc_total_column = -1;
 }
 
 void pc_model_release(struct pc_model *m)

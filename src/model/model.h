@@ -158,6 +158,16 @@ struct pc_model {
 	struct pc_arc *arcs;
 	size_t narcs, arcs_cap;
 	struct pc_index arc_index;
+	/*
+	 * Flat per-function data with call arcs (Visual Studio CallerCallee
+	 * and Function summaries): each function is a one-frame sample whose
+	 * value in arc_self_column is its exclusive count and in
+	 * arc_total_column its inclusive count, and a call arc's count is the
+	 * callee's inclusive count through that caller, in the unit of
+	 * arc_total_column. Both -1 when the model has no such data.
+	 * pc_model_reconstruct_stacks (reconstruct.h) turns it into stacks.
+	 */
+	int arc_self_column, arc_total_column;
 
 	/* metadata */
 	pc_str_id *sources; /* formats read, in order (e.g. "spt") */

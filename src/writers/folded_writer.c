@@ -53,6 +53,11 @@
  * file without a final blank line and single-line samples count, and a comm
  * with a number in it keeps it (the perf reader anchors on the time).
  *
+ * Caller/callee data (Visual Studio CallerCallee summaries, which have no
+ * stacks) reaches this writer as the stacks that model/reconstruct.h
+ * rebuilds from it (core/convert.c does that for stack-only writers):
+ * approximate, with counts that add up to the exclusive total exactly.
+ *
  * What is lost, each with one warning: labels other than comm, pid and tid;
  * the other events' columns; samples without a root or frames. Addresses
  * (but for --addrs), modules and branch stacks are reported by the

@@ -31,13 +31,28 @@
  *                               num_unit (so that pid 0 survives)
  *   branch stack of a sample without a stack -> one sample per branch with
  *                               the stack [to, from] and the sample's values
+ *   caller/callee data       -> (Visual Studio CallerCallee, research/
+ *                               pprof.md 7.4: model.h arc_self_column) the
+ *                               functions' one-frame samples as they are
+ *                               (exact flat and per-function values); a
+ *                               module's range covers its function
+ *                               addresses (the reader widens it), the
+ *                               unknown frame has no mapping and address 0;
+ *                               plus a last column edge_inclusive (the unit
+ *                               of arc_total_column) with one sample
+ *                               [callee, caller] per call arc valued with
+ *                               the arc's count, 0 in the other columns,
+ *                               labelled as the callee (as the caller when
+ *                               the callee is in several processes), and a
+ *                               comment saying what these samples are
  *   metadata                 -> comments ("converted by profconv ...",
  *                               then the model's), time_nanos,
  *                               duration_nanos, period_type, period
  * Samples that become identical (location ids, labels) are merged by
  * summing their values; a sum past INT64_MAX is an error.
  *
- * What is lost (each with one warning): arcs; the branch stacks of samples
+ * What is lost (each with one warning): arcs (but call arcs of caller/callee
+ * data); the branch stacks of samples
  * that also have a call stack; invalid UTF-8 bytes (U+FFFD instead). Also
  * lost without a warning: which branches formed one LBR record and their
  * order, the per-format header facts, the file and line of frames without
@@ -45,12 +60,14 @@
  */
 #include "../core/format.h"
 #include "../core/utf8.h"
+#include "../model/reconstruct.h"
 
 #include <zlib.h>
 
 #include "profile.pb-c.h"
 
 #define PPROF "pprof"
+#define EDGE_COLUMN "edge_inclusive"
 
 /* The output's string table, interned by content. */
 struct string_table {
@@ -92,9 +109,11 @@ struct pprof_writer {
 	const struct pc_model *m;
 	struct string_table strings;
 
-	size_t ncolumns;
-	int64_t types[PC_MAX_COLUMNS], units[PC_MAX_COLUMNS];
+	size_t ncolumns;           /* the model's, and edge_inclusive after them */
+	int64_t types[PC_MAX_COLUMNS + 1], units[PC_MAX_COLUMNS + 1];
 	int64_t default_type;
+	bool edges;                /* caller/callee data: arcs become edge samples */
+	size_t nedges;
 
 	struct pc_seqs chains;     /* location id -> frame ids, innermost first */
 	uint32_t *frame_location;  /* model frame -> location of it alone, 0 = not yet */
@@ -289,6 +308,26 @@ static int add_sample_types(struct pprof_writer *w)
 	return 0;
 }
 
+/* Caller/callee data: the column of the arcs, after the model's. */
+static int add_edge_type(struct pprof_writer *w)
+{
+	const struct pc_model *m = w->m;
+
+	w->edges = pc_model_has_arc_data(m);
+	if (!w->edges)
+		return 0;
+	w->types[w->ncolumns] = own_string(w, EDGE_COLUMN);
+	w->units[w->ncolumns] = model_string(w, m->columns[m->arc_total_column].unit);
+	for (size_t c = 0; c < w->ncolumns; c++)
+		if (w->types[c] == w->types[w->ncolumns])
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
+				       "pprof: column %zu is named '%s', the name of the "
+				       "column this writer adds for the call arcs", c + 1,
+				       EDGE_COLUMN);
+	w->ncolumns++;
+	return 0;
+}
+
 /* ---- locations, functions, mappings ---- */
 
 static uint64_t location_address(const struct pc_model *m, const struct pc_frame *frame)
@@ -454,14 +493,12 @@ static int add_value(struct pprof_writer *w, int64_t *sum, size_t column, uint64
 	return 0;
 }
 
-/* Adds a row of values to the sample (model label set, stacks id). */
-static int add_sample(struct pprof_writer *w, uint32_t labels, uint32_t stack,
-		      const uint64_t *row)
+/* The value row of the sample (model label set, stacks id), added if new. */
+static int64_t *sample_values(struct pprof_writer *w, uint32_t labels, uint32_t stack)
 {
 	uint32_t key[2] = { labels, stack };
 	size_t known = w->samples.count;
 	uint32_t id = pc_seqs_add(&w->samples, key, 2);
-	int64_t *sums;
 
 	convert_labelset(w, labels);
 	if (w->samples.count != known) {
@@ -470,7 +507,15 @@ static int add_sample(struct pprof_writer *w, uint32_t labels, uint32_t stack,
 		memset(w->values + (size_t)(id - 1) * w->ncolumns, 0,
 		       w->ncolumns * sizeof(*w->values));
 	}
-	sums = w->values + (size_t)(id - 1) * w->ncolumns;
+	return w->values + (size_t)(id - 1) * w->ncolumns;
+}
+
+/* Adds a row of values to the sample (model label set, stacks id). */
+static int add_sample(struct pprof_writer *w, uint32_t labels, uint32_t stack,
+		      const uint64_t *row)
+{
+	int64_t *sums = sample_values(w, labels, stack);
+
 	for (size_t c = 0; c < w->m->ncolumns; c++)
 		if (add_value(w, &sums[c], c, row[c]))
 			return -1;
@@ -511,12 +556,69 @@ static int add_model_sample(struct pprof_writer *w, size_t index)
 	return add_sample(w, sample->labels, stack_for(w, sample->stack), row);
 }
 
+/*
+ * The label set of each frame's one-frame samples (caller/callee data:
+ * the function's process), UINT32_MAX when it has several.
+ */
+static uint32_t *function_labels(const struct pc_model *m)
+{
+	uint32_t *labels = pc_xcalloc(m->nframes + 1, sizeof(*labels));
+	bool *seen = pc_xcalloc(m->nframes + 1, sizeof(*seen));
+
+	for (size_t i = 0; i < m->nsamples; i++) {
+		size_t n;
+		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+
+		if (n != 1)
+			continue;
+		if (seen[frames[0]] && labels[frames[0]] != m->samples[i].labels)
+			labels[frames[0]] = UINT32_MAX;
+		else
+			labels[frames[0]] = m->samples[i].labels;
+		seen[frames[0]] = true;
+	}
+	free(seen);
+	return labels;
+}
+
+/*
+ * One sample [callee, caller] per call arc, valued with the arc's count in
+ * the edge column and 0 elsewhere; its labels are the callee's, or the
+ * caller's when the callee has several (the unknown frame of several
+ * processes).
+ */
+static int add_edge_samples(struct pprof_writer *w)
+{
+	const struct pc_model *m = w->m;
+	uint32_t *labels = function_labels(m);
+	int ret = 0;
+
+	for (size_t i = 0; i < m->narcs && !ret; i++) {
+		const struct pc_arc *arc = &m->arcs[i];
+		uint32_t edge[2], set;
+		int64_t *sums;
+
+		if (arc->kind != PC_ARC_CALL)
+			continue;
+		edge[0] = location_for(w, &arc->to, 1);
+		edge[1] = location_for(w, &arc->from, 1);
+		set = labels[arc->to] != UINT32_MAX ? labels[arc->to] : labels[arc->from];
+		if (set == UINT32_MAX)
+			set = 0;
+		sums = sample_values(w, set, pc_seqs_add(&w->stacks, edge, 2));
+		ret = add_value(w, &sums[w->ncolumns - 1], w->ncolumns - 1, arc->count);
+		w->nedges++;
+	}
+	free(labels);
+	return ret;
+}
+
 static int add_samples(struct pprof_writer *w)
 {
 	for (size_t i = 0; i < w->m->nsamples; i++)
 		if (add_model_sample(w, i))
 			return -1;
-	return 0;
+	return w->edges ? add_edge_samples(w) : 0;
 }
 
 /* ---- mappings, comments, metadata ---- */
@@ -618,6 +720,11 @@ static void add_metadata(struct pprof_writer *w)
 		if (w->m->comments[i])
 			add_comment(w, model_string(w, w->m->comments[i]));
 	add_branch_comment(w);
+	if (w->edges)
+		add_comment(w, own_string(w, EDGE_COLUMN " samples are call arcs: each stack "
+					  "is [callee, caller], valued with the callee's "
+					  "inclusive count through that caller; not a call "
+					  "stack"));
 	w->period_type = model_string(w, w->m->period_type.type);
 	w->period_unit = model_string(w, w->m->period_type.unit);
 }
@@ -625,8 +732,9 @@ static void add_metadata(struct pprof_writer *w)
 /* One warning line per part of the model that the output lacks. */
 static int warn_losses(struct pprof_writer *w)
 {
-	if (w->m->narcs &&
-	    pc_warn(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped", w->m->narcs))
+	if (w->m->narcs > w->nedges &&
+	    pc_warn(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped",
+		    w->m->narcs - w->nedges))
 		return -1;
 	if (w->outside_range &&
 	    pc_warn(w->ctx, PPROF, "%zu locations lie outside their mapping's address range",
@@ -851,7 +959,8 @@ static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 
 static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	Perftools__Profiles__ValueType types[PC_MAX_COLUMNS], *type_ptrs[PC_MAX_COLUMNS];
+	Perftools__Profiles__ValueType types[PC_MAX_COLUMNS + 1];
+	Perftools__Profiles__ValueType *type_ptrs[PC_MAX_COLUMNS + 1];
 	Perftools__Profiles__Profile head = PERFTOOLS__PROFILES__PROFILE__INIT;
 
 	for (size_t c = 0; c < w->ncolumns; c++) {
@@ -1103,7 +1212,8 @@ static int pprof_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_o
 		return pc_fail(&ctx->err, PC_STATUS_INPUT,
 			       "pprof writer called on a model that is not finalized");
 	writer_init(&w, ctx, m);
-	if (add_sample_types(&w) || add_samples(&w) || add_mapping_strings(&w))
+	if (add_sample_types(&w) || add_edge_type(&w) || add_samples(&w) ||
+	    add_mapping_strings(&w))
 		goto cleanup;
 	add_metadata(&w);
 	if (warn_losses(&w))
@@ -1121,6 +1231,8 @@ const struct pc_writer pc_pprof_writer = {
 	.extensions = pprof_extensions,
 	.summary = "gzipped pprof profile.proto (pprof, speedscope, Go tools)",
 	.needs = 0,
-	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS | PC_PART_BRANCHES,
+	/* arcs: those of caller/callee data, as edge samples */
+	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS | PC_PART_BRANCHES |
+		 PC_PART_ARCS,
 	.write = pprof_write,
 };

@@ -55,17 +55,56 @@
  * included. Sorting: self, then total (descending), then name (bytes).
  * Names are printed as UTF-8, with control bytes and invalid UTF-8 as \xNN.
  *
- * The writer needs call stacks: an input without any (LBR records only,
- * caller-callee arcs only) is refused before it runs.
+ * Caller/callee data (Visual Studio CallerCallee and Function summaries,
+ * model.h arc_self_column) has no stacks, but exact per-function values:
+ * the report shows those, as the Visual Studio profiler's function lists
+ * do (seeds/003 "Top Functions": name, module, exclusive, inclusive, their
+ * percentages of the total, address), e.g.
+ *
+ *   profconv report
+ *   source:   vsperf
+ *   column:   samples (count), the default; inclusive: inclusive_samples
+ *   total:    117 in 107 functions, 138 call arcs (caller/callee data:
+ *             exact per function, no call stacks)
+ *
+ *   top functions by exclusive (2 of 107):
+ *   excl    excl%  incl    incl%  address     module        function
+ *     16   13.68%    16   13.68%  0x7855ae20  MSVCR90.dll   _memcpy
+ *     11    9.40%    34   29.06%  0x401ef0    perfplay.exe  boost::...
+ *   ...
+ *   top functions by inclusive (2 of 107):
+ *   ...
+ *   call tree, root first, reconstructed from caller/callee pairs
+ *   (VsPerfView method): approximate (nodes below 0.5% ...):
+ *
+ * (the header lines are one line each in the output). A function is a
+ * frame: exclusive and inclusive are the sums of its one-frame samples in
+ * the two columns (the unknown frame of several processes adds up), the
+ * total is the exclusive column's; the address is the function's ("-"
+ * without one), the module its file name ("-" without one). When the
+ * functions are of more than one process (pid labels), a pid column comes
+ * before the function: its pid, "*" for a function of several processes
+ * (the unknown frame), "-" without one. Sorting: by exclusive, then
+ * inclusive, or the other way round, then name, module, address and
+ * pid. The tree is the one above, drawn from the stacks that
+ * model/reconstruct.h makes (as folded and Sampler outputs get them), so
+ * its values are approximate. --event may name the exclusive or the
+ * inclusive column only.
+ *
+ * The writer needs call stacks: an input without any (LBR records only)
+ * is refused before it runs.
  *
  * What is lost: labels (a stack's samples are added whatever their
  * threads or processes), the other columns, samples whose counted value
  * is 0, samples without a call stack (branch-only LBR records; the header
- * counts them), branch stacks and arcs, addresses of symbolized frames,
- * source files and lines.
+ * counts them), branch stacks and arcs (but those of caller/callee data,
+ * which the tree follows), addresses of symbolized frames (but in the
+ * caller/callee tables), source files and lines.
  */
 #include "core/format.h"
 #include "core/utf8.h"
+#include "core/sort.h"
+#include "model/reconstruct.h"
 
 #define REPORT "report"
 #define DEFAULT_TOP 20
@@ -191,15 +230,20 @@ static int pick_column(struct report *r)
 
 /* --- totals per stack --- */
 
-static int add_checked(struct report *r, uint64_t *sum, uint64_t value)
+static int add_checked_in(struct report *r, size_t column, uint64_t *sum, uint64_t value)
 {
 	if (value > UINT64_MAX - *sum)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
 			       "%s: the values of column '%s' add up to more than %llu",
-			       REPORT, pc_str(r->m, r->m->columns[r->column].type),
+			       REPORT, pc_str(r->m, r->m->columns[column].type),
 			       (unsigned long long)UINT64_MAX);
 	*sum += value;
 	return 0;
+}
+
+static int add_checked(struct report *r, uint64_t *sum, uint64_t value)
+{
+	return add_checked_in(r, r->column, sum, value);
 }
 
 static void leave_out(struct report *r, const struct pc_sample *sample, uint64_t value)
@@ -599,14 +643,14 @@ struct tree_cursor {
 };
 
 /* Depth first, without recursion: stacks can be very deep. */
-static void put_tree(const struct report *r)
+static void put_tree(const struct report *r, const char *title)
 {
 	struct tree_cursor *path = NULL;
 	size_t depth = 0, path_cap = 0;
 	int width = digits(r->total);
 
-	fputs("\ncall tree, root first (nodes below 0.5% of the total are folded):\n",
-	      r->out);
+	fprintf(r->out, "\ncall tree, root first%s (nodes below 0.5%% of the total are "
+		"folded):\n", title);
 	pc_grow(&path, &path_cap, 1, sizeof(*path));
 	path[0] = (struct tree_cursor){ .next = r->child_start[0], .end = r->child_start[1] };
 	for (depth = 1; depth > 0;) {
@@ -632,8 +676,6 @@ static void put_tree(const struct report *r)
 	free(path);
 }
 
-/* --- the writer --- */
-
 static void report_release(struct report *r)
 {
 	free(r->stack_values);
@@ -647,6 +689,362 @@ static void report_release(struct report *r)
 	free(r->children);
 }
 
+/* --- caller/callee data --- */
+
+/* A function of caller/callee data: a frame with one-frame samples. */
+struct arc_function {
+	uint32_t frame;
+	uint64_t self, total;     /* exclusive, inclusive */
+	const char *name, *module; /* module: its file name, "" without one */
+	size_t name_len;
+	int64_t pid;              /* its samples' pid label, when pids == PID_ONE */
+	int pids;
+};
+
+enum { PID_NONE, PID_ONE, PID_SEVERAL };
+
+struct arc_report {
+	struct report *r;
+	size_t total_column;
+	struct arc_function *functions;
+	size_t nfunctions, ncalls;
+	bool by_total;            /* the order of the table being printed */
+	bool any_pid, show_pids;  /* show_pids: functions of several processes */
+	int64_t first_pid;
+};
+
+/* The exclusive column: the picked one, or the exclusive partner of the inclusive one. */
+static int arc_columns(struct arc_report *a)
+{
+	struct report *r = a->r;
+	const struct pc_model *m = r->m;
+	size_t self = (size_t)m->arc_self_column;
+
+	a->total_column = (size_t)m->arc_total_column;
+	if (r->ctx->opt.event && r->column != self && r->column != a->total_column)
+		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
+			       "%s: caller/callee data is reported by its exclusive and "
+			       "inclusive columns ('%s', '%s'), not '%s'", REPORT,
+			       pc_str(m, m->columns[self].type),
+			       pc_str(m, m->columns[a->total_column].type),
+			       pc_str(m, m->columns[r->column].type));
+	r->column = self;
+	r->partner = -1;
+	return 0;
+}
+
+static struct arc_function *function_of(struct arc_report *a, uint32_t *slots, uint32_t frame_id)
+{
+	struct report *r = a->r;
+	struct arc_function *fn;
+	uint32_t name;
+
+	if (slots[frame_id])
+		return &a->functions[slots[frame_id] - 1];
+	slots[frame_id] = (uint32_t)++a->nfunctions;
+	fn = &a->functions[a->nfunctions - 1];
+	name = frame_name(r, frame_id);
+	*fn = (struct arc_function){
+		.frame = frame_id,
+		.name = r->names[name - 1].text,
+		.name_len = r->names[name - 1].len,
+		.module = pc_model_frame(r->m, frame_id)->module ?
+			module_base(r->m, pc_model_frame(r->m, frame_id)->module) : "",
+	};
+	return fn;
+}
+
+/* The pid label of a label set, if it has one. */
+static bool labelset_pid(const struct pc_model *m, uint32_t set, int64_t *pid)
+{
+	size_t n;
+	const uint32_t *ids = pc_model_labelset(m, set, &n);
+
+	for (size_t i = 0; i < n; i++) {
+		const struct pc_label *label = pc_model_label(m, ids[i]);
+
+		if (!label->str && pc_str_len(m, label->key) == 3 &&
+		    !memcmp(pc_str(m, label->key), "pid", 3)) {
+			*pid = label->num;
+			return true;
+		}
+	}
+	return false;
+}
+
+static void note_pid(struct arc_report *a, struct arc_function *fn, uint32_t labels)
+{
+	int64_t pid;
+
+	if (!labelset_pid(a->r->m, labels, &pid))
+		return;
+	if (fn->pids == PID_NONE) {
+		fn->pid = pid;
+		fn->pids = PID_ONE;
+	} else if (fn->pid != pid) {
+		fn->pids = PID_SEVERAL;
+	}
+	if (!a->any_pid)
+		a->first_pid = pid;
+	a->show_pids |= a->any_pid && pid != a->first_pid;
+	a->any_pid = true;
+}
+
+/* Sums each frame's one-frame samples; the total is the exclusive column's. */
+static int sum_functions(struct arc_report *a)
+{
+	struct report *r = a->r;
+	const struct pc_model *m = r->m;
+	uint32_t *slots = pc_xcalloc(m->nframes + 1, sizeof(*slots));
+	int ret = 0;
+
+	a->functions = pc_xcalloc(m->nframes ? m->nframes : 1, sizeof(*a->functions));
+	for (size_t i = 0; i < m->nsamples && !ret; i++) {
+		size_t n;
+		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint64_t *values = pc_model_values(m, i);
+		struct arc_function *fn;
+
+		if (n != 1)
+			continue;
+		fn = function_of(a, slots, frames[0]);
+		note_pid(a, fn, m->samples[i].labels);
+		ret = add_checked(r, &r->total, values[r->column]) ||
+		      add_checked(r, &fn->self, values[r->column]) ||
+		      add_checked_in(r, a->total_column, &fn->total, values[a->total_column]);
+	}
+	for (size_t i = 0; i < m->narcs; i++)
+		a->ncalls += m->arcs[i].kind == PC_ARC_CALL;
+	free(slots);
+	return ret ? -1 : 0;
+}
+
+static void put_arc_header(const struct arc_report *a)
+{
+	const struct report *r = a->r;
+	const struct pc_model *m = r->m;
+	char others[300] = "";
+	size_t used = 0;
+
+	fputs("profconv report\nsource:   ", r->out);
+	for (size_t i = 0; i < m->nsources; i++)
+		fprintf(r->out, "%s%s", i ? ", " : "", pc_str(m, m->sources[i]));
+	fprintf(r->out, "\ncolumn:   %s (%s), %s; inclusive: %s",
+		pc_str(m, m->columns[r->column].type), pc_str(m, m->columns[r->column].unit),
+		r->ctx->opt.event ? "picked by --event" : "the default",
+		pc_str(m, m->columns[a->total_column].type));
+	for (size_t i = 0; i < m->ncolumns && used < sizeof(others); i++)
+		if (i != r->column && i != a->total_column)
+			used += (size_t)snprintf(others + used, sizeof(others) - used, "%s%s",
+						 used ? ", " : "", pc_str(m, m->columns[i].type));
+	if (others[0])
+		fprintf(r->out, "; others: %s", others);
+	fprintf(r->out, "\ntotal:    %llu in %zu function%s, %zu call arc%s (caller/callee "
+		"data: exact per function, no call stacks)\n", (unsigned long long)r->total,
+		a->nfunctions, plural(a->nfunctions), a->ncalls, plural(a->ncalls));
+}
+
+static int compare_text(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+	int diff = memcmp(a, b, a_len < b_len ? a_len : b_len);
+
+	if (diff)
+		return diff;
+	return a_len < b_len ? -1 : a_len > b_len;
+}
+
+static int compare_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
+static int compare_arc_functions(const void *ctx, uint32_t i, uint32_t j)
+{
+	const struct arc_report *a = ctx;
+	const struct arc_function *x = &a->functions[i], *y = &a->functions[j];
+	const struct pc_frame *fx = pc_model_frame(a->r->m, x->frame);
+	const struct pc_frame *fy = pc_model_frame(a->r->m, y->frame);
+	int diff;
+
+	if ((diff = a->by_total ? compare_u64_desc(x->total, y->total) :
+				  compare_u64_desc(x->self, y->self)) ||
+	    (diff = a->by_total ? compare_u64_desc(x->self, y->self) :
+				  compare_u64_desc(x->total, y->total)) ||
+	    (diff = compare_text(x->name, x->name_len, y->name, y->name_len)) ||
+	    (diff = strcmp(x->module, y->module)) ||
+	    (diff = (fx->address > fy->address) - (fx->address < fy->address)) ||
+	    (diff = x->pids - y->pids))
+		return diff;
+	return (x->pid > y->pid) - (x->pid < y->pid);
+}
+
+/* Columns a name takes on the terminal, as put_name prints it. */
+static size_t name_width(const char *text, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)text;
+	size_t width = 0;
+
+	for (size_t i = 0; i < len;) {
+		size_t seq = pc_utf8_char_len(s + i, len - i);
+
+		if (!seq || s[i] < 0x20 || s[i] == 0x7f) {
+			width += 4;
+			i++;
+		} else {
+			width++;
+			i += seq;
+		}
+	}
+	return width;
+}
+
+static void put_padded(FILE *out, const char *text, size_t width)
+{
+	const char *shown = text[0] ? text : "-";
+	size_t len = strlen(shown), used = name_width(shown, len);
+
+	put_name(out, shown, len);
+	for (; used < width; used++)
+		fputc(' ', out);
+}
+
+static void format_pid(const struct arc_function *fn, char *buf, size_t size)
+{
+	if (fn->pids == PID_ONE)
+		snprintf(buf, size, "%lld", (long long)fn->pid);
+	else
+		snprintf(buf, size, "%s", fn->pids == PID_SEVERAL ? "*" : "-");
+}
+
+static void format_address(const struct pc_model *m, uint32_t frame, char *buf, size_t size)
+{
+	const struct pc_frame *f = pc_model_frame(m, frame);
+
+	if (f->flags & PC_FRAME_HAS_ADDRESS)
+		snprintf(buf, size, "0x%llx", (unsigned long long)f->address);
+	else
+		snprintf(buf, size, "-");
+}
+
+/* Widths of the numbers, addresses, modules and pids of the first top rows. */
+static void arc_widths(const struct arc_report *a, const uint32_t *order, size_t top,
+		       int widths[4])
+{
+	uint64_t largest = a->r->total;
+	char text[32];
+
+	widths[0] = 4;
+	widths[1] = (int)strlen("address");
+	widths[2] = (int)strlen("module");
+	widths[3] = (int)strlen("pid");
+	for (size_t i = 0; i < top; i++) {
+		const struct arc_function *fn = &a->functions[order[i]];
+		int module = (int)name_width(fn->module[0] ? fn->module : "-",
+					     fn->module[0] ? strlen(fn->module) : 1);
+
+		if (fn->total > largest)
+			largest = fn->total;
+		format_address(a->r->m, fn->frame, text, sizeof(text));
+		if ((int)strlen(text) > widths[1])
+			widths[1] = (int)strlen(text);
+		if (module > widths[2])
+			widths[2] = module;
+		format_pid(fn, text, sizeof(text));
+		if ((int)strlen(text) > widths[3])
+			widths[3] = (int)strlen(text);
+	}
+	if (digits(largest) > widths[0])
+		widths[0] = digits(largest);
+}
+
+static void put_arc_table(struct arc_report *a, bool by_total)
+{
+	const struct report *r = a->r;
+	size_t top = r->ctx->opt.top ? r->ctx->opt.top : DEFAULT_TOP;
+	uint32_t *order = pc_xmalloc((a->nfunctions ? a->nfunctions : 1) * sizeof(*order));
+	char address[32], pid[32];
+	int widths[4];
+
+	for (size_t i = 0; i < a->nfunctions; i++)
+		order[i] = (uint32_t)i;
+	a->by_total = by_total;
+	pc_sort_indices(a, order, a->nfunctions, compare_arc_functions);
+	if (top > a->nfunctions)
+		top = a->nfunctions;
+	arc_widths(a, order, top, widths);
+	fprintf(r->out, "\ntop functions by %s (%zu of %zu):\n",
+		by_total ? "inclusive" : "exclusive", top, a->nfunctions);
+	fprintf(r->out, "%*s  %7s  %*s  %7s  %-*s  %-*s  ", widths[0], "excl", "excl%",
+		widths[0], "incl", "incl%", widths[1], "address", widths[2], "module");
+	if (a->show_pids)
+		fprintf(r->out, "%-*s  ", widths[3], "pid");
+	fputs("function\n", r->out);
+	for (size_t i = 0; i < top; i++) {
+		const struct arc_function *fn = &a->functions[order[i]];
+
+		format_address(r->m, fn->frame, address, sizeof(address));
+		fprintf(r->out, "%*llu  %6.2f%%  %*llu  %6.2f%%  %-*s  ", widths[0],
+			(unsigned long long)fn->self, percent(r, fn->self), widths[0],
+			(unsigned long long)fn->total, percent(r, fn->total), widths[1], address);
+		put_padded(r->out, fn->module, (size_t)widths[2]);
+		fputs("  ", r->out);
+		format_pid(fn, pid, sizeof(pid));
+		if (a->show_pids)
+			fprintf(r->out, "%-*s  ", widths[3], pid);
+		put_name(r->out, fn->name, fn->name_len);
+		fputc('\n', r->out);
+	}
+	free(order);
+}
+
+/* The call tree of the stacks reconstructed from the arcs. */
+static int put_arc_tree(const struct report *r)
+{
+	struct pc_model stacks;
+	struct report t = { .ctx = r->ctx, .m = &stacks, .out = r->out, .partner = -1 };
+	int ret = -1;
+
+	pc_model_init(&stacks);
+	pc_index_init(&t.name_index);
+	pc_index_init(&t.node_index);
+	pc_arena_init(&t.arena);
+	if (pc_model_reconstruct_stacks(r->ctx, r->m, &stacks) || sum_stacks(&t))
+		goto out;
+	t.frame_names = pc_xcalloc(stacks.nframes + 1, sizeof(*t.frame_names));
+	build_tree(&t);
+	put_tree(&t, ", reconstructed from caller/callee pairs (VsPerfView method): "
+		 "approximate");
+	ret = 0;
+out:
+	report_release(&t);
+	pc_model_release(&stacks);
+	return ret;
+}
+
+static int arc_report(struct report *r)
+{
+	struct arc_report a = { .r = r };
+	int ret = -1;
+
+	if (arc_columns(&a) || sum_functions(&a))
+		goto out;
+	put_arc_header(&a);
+	if (!a.nfunctions) {
+		fputs("\nno function in this profile\n", r->out);
+	} else {
+		put_arc_table(&a, false);
+		put_arc_table(&a, true);
+		if (r->ctx->opt.tree && put_arc_tree(r))
+			goto out;
+	}
+	ret = 0;
+out:
+	free(a.functions);
+	return ret;
+}
+
+/* --- the writer --- */
+
 static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 			struct pc_output *out)
 {
@@ -656,7 +1054,14 @@ static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 	pc_index_init(&r.name_index);
 	pc_index_init(&r.node_index);
 	pc_arena_init(&r.arena);
-	if (pick_column(&r) || sum_stacks(&r))
+	if (pick_column(&r))
+		goto out;
+	if (pc_model_has_arc_data(m)) {
+		r.frame_names = pc_xcalloc(m->nframes + 1, sizeof(*r.frame_names));
+		ret = arc_report(&r);
+		goto out;
+	}
+	if (sum_stacks(&r))
 		goto out;
 	r.frame_names = pc_xcalloc(m->nframes + 1, sizeof(*r.frame_names));
 	count_functions(&r);
@@ -667,7 +1072,7 @@ static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 		put_functions(&r);
 		if (ctx->opt.tree) {
 			build_tree(&r);
-			put_tree(&r);
+			put_tree(&r, "");
 		}
 	}
 	ret = 0;
@@ -681,7 +1086,8 @@ const struct pc_writer pc_report_writer = {
 	.summary = "a text report for the terminal: top functions and the call tree "
 		   "(profconv report)",
 	.needs = PC_PART_STACKS,
+	/* branch-only samples are counted in the header; arcs: caller/callee data */
 	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS |
-		 PC_PART_BRANCHES, /* branch-only samples are counted in the header */
+		 PC_PART_BRANCHES | PC_PART_ARCS,
 	.write = report_write,
 };

@@ -46,6 +46,11 @@
  * model's order, so output is deterministic). Writing more than
  * MAX_LINES stack lines in all is refused.
  *
+ * Caller/callee data (Visual Studio CallerCallee summaries, which have no
+ * stacks) reaches this writer as the stacks that model/reconstruct.h
+ * rebuilds from it (core/convert.c does that for stack-only writers):
+ * approximate, with counts that add up to the exclusive total exactly.
+ *
  * What is lost, each with one warning: labels other than thread, tid,
  * comm, pid, tid and sampler_p0/p1/p2; the other columns; samples without
  * a call stack; TAB and LF bytes in names. Addresses, source lines,

@@ -3,6 +3,7 @@
  * and unpacked with protobuf-c, then checked field by field.
  */
 #include "core/format.h"
+#include "support/caller_callee.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -753,7 +754,165 @@ static void test_descriptor(void **state)
 	assert_ptr_equal(pc_writer_for_path("out.pb.gz"), pc_writer_find("pprof"));
 	assert_ptr_equal(pc_writer_for_path("x.pprof"), pc_writer_find("pprof"));
 	assert_true(pc_writer_find("pprof")->keeps & PC_PART_STACKS);
-	assert_false(pc_writer_find("pprof")->keeps & PC_PART_ARCS);
+	/* the call arcs of caller/callee data, as edge_inclusive samples */
+	assert_true(pc_writer_find("pprof")->keeps & PC_PART_ARCS);
+}
+
+/* ---- caller/callee data (research/pprof.md 7.4) ---- */
+
+static void assert_values(const Perftools__Profiles__Sample *s, int64_t self, int64_t total,
+			  int64_t edge)
+{
+	assert_int_equal(s->n_value, 3);
+	assert_int_equal(s->value[0], self);
+	assert_int_equal(s->value[1], total);
+	assert_int_equal(s->value[2], edge);
+}
+
+/* The pid label of a sample, or -1. */
+static int64_t pid_of(const Profile *p, const Perftools__Profiles__Sample *s)
+{
+	for (size_t i = 0; i < s->n_label; i++)
+		if (!strcmp(str(p, s->label[i]->key), "pid"))
+			return s->label[i]->num;
+	return -1;
+}
+
+/*
+ * main -> work 8, main -> unknown 2, work -> unknown 2 in one process:
+ * the functions' samples as they are, one [callee, caller] sample per arc.
+ */
+static void test_caller_callee_flat_samples_and_edges(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	uint32_t app, exe, main_fn, work, unknown;
+	Profile *p;
+
+	pct_cc_columns(m);
+	app = pct_cc_process(m, "app.exe", 6360);
+	exe = pct_cc_module(m, "C:\\app\\app.exe", 6361);
+	main_fn = pct_cc_function(m, "main", exe, 0x401000, app, 0, 10);
+	work = pct_cc_function(m, "work(int)", exe, 0x401100, app, 6, 8);
+	unknown = pct_cc_function(m, "Unknown Frame(s)", 0, 0, app, 4, 4);
+	pc_model_add_comment(m, "Visual Studio CallerCallee summary: no call stacks; "
+			     "inclusive values are per function and do not add up");
+	pct_cc_call(m, main_fn, work, 8);
+	pct_cc_call(m, main_fn, unknown, 2);
+	pct_cc_call(m, work, unknown, 2);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 3);
+	assert_string_equal(str(p, p->sample_type[0]->type), "samples");
+	assert_string_equal(str(p, p->sample_type[1]->type), "inclusive_samples");
+	assert_string_equal(str(p, p->sample_type[2]->type), "edge_inclusive");
+	assert_string_equal(str(p, p->sample_type[2]->unit), "count");
+	assert_string_equal(str(p, p->default_sample_type), "samples");
+	/* locations: the unknown frame (no module) ranks first, then by address */
+	assert_int_equal(p->n_location, 3);
+	assert_string_equal(line_name(p, 1, 0), "Unknown Frame(s)");
+	assert_int_equal(p->location[0]->mapping_id, 0);
+	assert_int_equal(p->location[0]->address, 0);
+	assert_string_equal(line_name(p, 2, 0), "main");
+	assert_int_equal(p->location[1]->mapping_id, 1);
+	assert_int_equal(p->location[1]->address, 0x401000);
+	assert_string_equal(line_name(p, 3, 0), "work(int)");
+	assert_int_equal(p->location[2]->address, 0x401100);
+	assert_int_equal(p->n_mapping, 1);
+	assert_string_equal(str(p, p->mapping[0]->filename), "C:\\app\\app.exe");
+	assert_int_equal(p->mapping[0]->memory_start, 0x401000);
+	assert_int_equal(p->mapping[0]->memory_limit, 0x401101);
+	assert_true(p->mapping[0]->has_functions);
+	assert_int_equal(p->n_sample, 6);
+	ASSERT_IDS(p->sample[0]->location_id, p->sample[0]->n_location_id, 1);
+	assert_values(p->sample[0], 4, 4, 0);
+	ASSERT_IDS(p->sample[1]->location_id, p->sample[1]->n_location_id, 2);
+	assert_values(p->sample[1], 0, 10, 0);
+	ASSERT_IDS(p->sample[2]->location_id, p->sample[2]->n_location_id, 3);
+	assert_values(p->sample[2], 6, 8, 0);
+	ASSERT_IDS(p->sample[3]->location_id, p->sample[3]->n_location_id, 1, 2);
+	assert_values(p->sample[3], 0, 0, 2);
+	ASSERT_IDS(p->sample[4]->location_id, p->sample[4]->n_location_id, 3, 2);
+	assert_values(p->sample[4], 0, 0, 8);
+	ASSERT_IDS(p->sample[5]->location_id, p->sample[5]->n_location_id, 1, 3);
+	assert_values(p->sample[5], 0, 0, 2);
+	for (size_t i = 0; i < p->n_sample; i++)
+		assert_int_equal(pid_of(p, p->sample[i]), 6360);
+	assert_int_equal(p->n_comment, 3);
+	assert_true(has_comment(p, "Visual Studio CallerCallee summary: no call stacks; "
+			       "inclusive values are per function and do not add up"));
+	assert_true(has_comment(p, "edge_inclusive samples are call arcs: each stack is "
+			       "[callee, caller], valued with the callee's inclusive count "
+			       "through that caller; not a call stack"));
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+/* The unknown frame in two processes: its arcs are labelled as the other end. */
+static void test_caller_callee_edge_labels(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	uint32_t one, two, exe1, exe2, main1, main2, unknown, helper;
+	Profile *p;
+
+	pct_cc_columns(m);
+	one = pct_cc_process(m, "a.exe", 100);
+	two = pct_cc_process(m, "b.exe", 200);
+	exe1 = pct_cc_module(m, "a.exe", 101);
+	exe2 = pct_cc_module(m, "b.exe", 201);
+	main1 = pct_cc_function(m, "main", exe1, 0x10, one, 0, 3);
+	main2 = pct_cc_function(m, "main", exe2, 0x10, two, 0, 5);
+	unknown = pct_cc_function(m, "Unknown Frame(s)", 0, 0, one, 3, 3);
+	helper = pct_cc_function(m, "helper", exe2, 0x20, two, 1, 1);
+	pct_cc_function(m, "Unknown Frame(s)", 0, 0, two, 4, 5);
+	pct_cc_call(m, main1, unknown, 3);
+	pct_cc_call(m, main2, unknown, 5);
+	pct_cc_call(m, unknown, helper, 1);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 8);
+	for (size_t i = 5; i < 8; i++)
+		assert_int_equal(p->sample[i]->n_location_id, 2);
+	/* arcs by caller: the unknown frame (no module) first, then a.exe's, b.exe's main */
+	assert_values(p->sample[5], 0, 0, 1);
+	assert_int_equal(pid_of(p, p->sample[5]), 200);
+	assert_values(p->sample[6], 0, 0, 3);
+	assert_int_equal(pid_of(p, p->sample[6]), 100);
+	assert_values(p->sample[7], 0, 0, 5);
+	assert_int_equal(pid_of(p, p->sample[7]), 200);
+	assert_int_equal(p->n_mapping, 2);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+static void test_caller_callee_edge_column_name_taken(void **state)
+{
+	struct fixture *f = *state;
+	char *gz = NULL;
+	size_t gz_size = 0;
+
+	pct_cc_columns(&f->m);
+	column(f, "edge_inclusive");
+	pct_cc_named(&f->m, "main", 1, 1);
+	assert_int_equal(write_model(f, &gz, &gz_size), -1);
+	assert_string_equal(f->ctx.err.message,
+			    "pprof: column 3 is named 'edge_inclusive', the name of the column "
+			    "this writer adds for the call arcs");
+	assert_null(gz);
+}
+
+/* Other arcs of caller/callee data (branch arcs) are still dropped. */
+static void test_caller_callee_branch_arcs_dropped(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t a, b;
+	Profile *p;
+
+	pct_cc_columns(&f->m);
+	a = pct_cc_named(&f->m, "a", 1, 2);
+	b = pct_cc_named(&f->m, "b", 1, 1);
+	pct_cc_call(&f->m, a, b, 1);
+	assert_int_equal(pc_model_add_arc(&f->m, a, b, PC_ARC_BRANCH, 7), 0);
+	p = convert(f);
+	assert_int_equal(p->n_sample, 3);
+	assert_non_null(warning_like(&f->ctx, "pprof keeps no arcs: 1 arcs dropped"));
 }
 
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
@@ -782,6 +941,10 @@ int main(void)
 		TEST(test_invalid_utf8_replaced),
 		TEST(test_unfinalized_model_is_refused),
 		TEST(test_descriptor),
+		TEST(test_caller_callee_flat_samples_and_edges),
+		TEST(test_caller_callee_edge_labels),
+		TEST(test_caller_callee_edge_column_name_taken),
+		TEST(test_caller_callee_branch_arcs_dropped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -7,6 +7,7 @@
  * branch-only and stackless samples), escaping, overflow, deep stacks.
  */
 #include "core/format.h"
+#include "support/caller_callee.h"
 #include "support/fixture.h"
 #include "support/write_model.h"
 
@@ -568,6 +569,191 @@ static void test_descriptor(void **state)
 	assert_ptr_equal(pc_writer_find("report"), &pc_report_writer);
 	assert_null(pc_report_writer.extensions);
 	assert_int_equal(pc_report_writer.needs, PC_PART_STACKS);
+	assert_true(pc_report_writer.keeps & PC_PART_ARCS); /* caller/callee data */
+}
+
+/* --- caller/callee data --- */
+
+/*
+ * seeds/002's shared callee, as a CallerCallee summary: Data::~Data is
+ * called from A and B in the ratio 2:1, and calls _Tidy in another module;
+ * the unknown frame has nothing.
+ */
+static void add_caller_callee(struct pc_model *m)
+{
+	uint32_t app, exe, dll, main_fn, a, b, data, tidy;
+
+	pct_cc_columns(m);
+	pc_model_add_column(m, "calls", "count");
+	app = pct_cc_process(m, "app.exe", 6360);
+	exe = pct_cc_module(m, "C:\\app\\app.exe", 6361);
+	dll = pct_cc_module(m, "C:\\Windows\\msvcr90.dll", 6361);
+	main_fn = pct_cc_function(m, "main", exe, 0x401000, app, 0, 90);
+	a = pct_cc_function(m, "A(void)", exe, 0x401100, app, 20, 60);
+	b = pct_cc_function(m, "B(void)", exe, 0x401200, app, 10, 30);
+	data = pct_cc_function(m, "Data::~Data(void)", exe, 0x401300, app, 15, 60);
+	tidy = pct_cc_function(m, "_Tidy", dll, 0x7c900000, app, 45, 45);
+	pct_cc_function(m, "Unknown Frame(s)", 0, 0, app, 0, 0);
+	pct_cc_call(m, main_fn, a, 60);
+	pct_cc_call(m, main_fn, b, 30);
+	pct_cc_call(m, a, data, 40);
+	pct_cc_call(m, b, data, 20);
+	pct_cc_call(m, data, tidy, 45);
+}
+
+static const char caller_callee_tables[] =
+	"\n"
+	"top functions by exclusive (6 of 6):\n"
+	"excl    excl%  incl    incl%  address     module       function\n"
+	"  45   50.00%    45   50.00%  0x7c900000  msvcr90.dll  _Tidy\n"
+	"  20   22.22%    60   66.67%  0x401100    app.exe      A(void)\n"
+	"  15   16.67%    60   66.67%  0x401300    app.exe      Data::~Data(void)\n"
+	"  10   11.11%    30   33.33%  0x401200    app.exe      B(void)\n"
+	"   0    0.00%    90  100.00%  0x401000    app.exe      main\n"
+	"   0    0.00%     0    0.00%  -           -            Unknown Frame(s)\n"
+	"\n"
+	"top functions by inclusive (6 of 6):\n"
+	"excl    excl%  incl    incl%  address     module       function\n"
+	"   0    0.00%    90  100.00%  0x401000    app.exe      main\n"
+	"  20   22.22%    60   66.67%  0x401100    app.exe      A(void)\n"
+	"  15   16.67%    60   66.67%  0x401300    app.exe      Data::~Data(void)\n"
+	"  45   50.00%    45   50.00%  0x7c900000  msvcr90.dll  _Tidy\n"
+	"  10   11.11%    30   33.33%  0x401200    app.exe      B(void)\n"
+	"   0    0.00%     0    0.00%  -           -            Unknown Frame(s)\n";
+
+static void test_caller_callee_tables_and_tree(void **state)
+{
+	struct fixture *f = *state;
+	char expected[4096];
+
+	add_caller_callee(&f->m);
+	f->ctx.opt.tree = true;
+	snprintf(expected, sizeof(expected), "%s%s%s",
+		 "profconv report\n"
+		 "source:   vsperf\n"
+		 "column:   samples (count), the default; inclusive: inclusive_samples; "
+		 "others: calls\n"
+		 "total:    90 in 6 functions, 5 call arcs (caller/callee data: exact per "
+		 "function, no call stacks)\n",
+		 caller_callee_tables,
+		 "\n"
+		 "call tree, root first, reconstructed from caller/callee pairs (VsPerfView "
+		 "method): approximate (nodes below 0.5% of the total are folded):\n"
+		 "90  100.00%  main\n"
+		 "60   66.67%    A(void)\n"
+		 "40   44.44%      Data::~Data(void)\n"
+		 "30   33.33%        _Tidy\n"
+		 "30   33.33%    B(void)\n"
+		 "20   22.22%      Data::~Data(void)\n"
+		 "15   16.67%        _Tidy\n");
+	assert_report(f, expected);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+/* --event may name the inclusive column: the same report, picked by --event. */
+static void test_caller_callee_event_inclusive(void **state)
+{
+	struct fixture *f = *state;
+	char expected[4096];
+
+	add_caller_callee(&f->m);
+	f->ctx.opt.event = "inclusive_samples";
+	snprintf(expected, sizeof(expected), "%s%s",
+		 "profconv report\n"
+		 "source:   vsperf\n"
+		 "column:   samples (count), picked by --event; inclusive: "
+		 "inclusive_samples; others: calls\n"
+		 "total:    90 in 6 functions, 5 call arcs (caller/callee data: exact per "
+		 "function, no call stacks)\n",
+		 caller_callee_tables);
+	assert_report(f, expected);
+}
+
+static void test_caller_callee_event_other_column(void **state)
+{
+	struct fixture *f = *state;
+
+	add_caller_callee(&f->m);
+	f->ctx.opt.event = "calls";
+	assert_int_equal(write_report(f), -1);
+	assert_string_equal(f->ctx.err.message,
+			    "report: caller/callee data is reported by its exclusive and "
+			    "inclusive columns ('samples', 'inclusive_samples'), not 'calls'");
+}
+
+static void test_caller_callee_top(void **state)
+{
+	struct fixture *f = *state;
+
+	add_caller_callee(&f->m);
+	f->ctx.opt.top = 1;
+	assert_report(f,
+		"profconv report\n"
+		"source:   vsperf\n"
+		"column:   samples (count), the default; inclusive: inclusive_samples; "
+		"others: calls\n"
+		"total:    90 in 6 functions, 5 call arcs (caller/callee data: exact per "
+		"function, no call stacks)\n"
+		"\n"
+		"top functions by exclusive (1 of 6):\n"
+		"excl    excl%  incl    incl%  address     module       function\n"
+		"  45   50.00%    45   50.00%  0x7c900000  msvcr90.dll  _Tidy\n"
+		"\n"
+		"top functions by inclusive (1 of 6):\n"
+		"excl    excl%  incl    incl%  address   module   function\n"
+		"   0    0.00%    90  100.00%  0x401000  app.exe  main\n");
+}
+
+/*
+ * Functions of two processes: a pid column tells the two copies of main
+ * apart, and the unknown frame that both share is one function of "*".
+ */
+static void test_caller_callee_functions_of_two_processes(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = &f->m;
+	uint32_t one, two;
+	static const char table[] =
+		"excl    excl%  incl    incl%  address   module  pid  function\n"
+		"   4   50.00%     6   75.00%  -         -       *    Unknown Frame(s)\n"
+		"   2   25.00%     3   37.50%  0x401000  a.exe   1    main\n"
+		"   2   25.00%     3   37.50%  0x401000  a.exe   2    main\n";
+	char expected[2048];
+
+	pct_cc_columns(m);
+	one = pct_cc_process(m, "a.exe", 1);
+	two = pct_cc_process(m, "a.exe", 2);
+	pct_cc_function(m, "main", pct_cc_module(m, "C:\\a.exe", 3), 0x401000, two, 2, 3);
+	pct_cc_function(m, "main", pct_cc_module(m, "C:\\a.exe", 2), 0x401000, one, 2, 3);
+	pct_cc_function(m, "Unknown Frame(s)", 0, 0, one, 3, 4);
+	pct_cc_function(m, "Unknown Frame(s)", 0, 0, two, 1, 2);
+	snprintf(expected, sizeof(expected), "%s%s%s%s",
+		 "profconv report\n"
+		 "source:   vsperf\n"
+		 "column:   samples (count), the default; inclusive: inclusive_samples\n"
+		 "total:    8 in 3 functions, 0 call arcs (caller/callee data: exact per "
+		 "function, no call stacks)\n"
+		 "\n"
+		 "top functions by exclusive (3 of 3):\n", table,
+		 "\n"
+		 "top functions by inclusive (3 of 3):\n", table);
+	assert_report(f, expected);
+}
+
+static void test_caller_callee_without_functions(void **state)
+{
+	struct fixture *f = *state;
+
+	pct_cc_columns(&f->m);
+	f->ctx.opt.tree = true;
+	assert_report(f,
+		"profconv report\n"
+		"source:   vsperf\n"
+		"column:   samples (count), the default; inclusive: inclusive_samples\n"
+		"total:    0 in 0 functions, 0 call arcs (caller/callee data: exact per "
+		"function, no call stacks)\n"
+		"\n"
+		"no function in this profile\n");
 }
 
 #define T(name) cmocka_unit_test_setup_teardown(name, pct_setup, pct_teardown)
@@ -595,6 +781,12 @@ int main(void)
 		T(test_large_counts),
 		T(test_deep_recursion),
 		T(test_descriptor),
+		T(test_caller_callee_tables_and_tree),
+		T(test_caller_callee_event_inclusive),
+		T(test_caller_callee_event_other_column),
+		T(test_caller_callee_top),
+		T(test_caller_callee_functions_of_two_processes),
+		T(test_caller_callee_without_functions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
