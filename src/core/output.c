@@ -1,4 +1,4 @@
-/* output.c - temp file + rename, stdout, or memory. */
+/* output.c - temp file + rename, stdout, devices and pipes in place, or memory. */
 #include "output.h"
 
 #include <errno.h>
@@ -41,6 +41,29 @@ static int open_temp_beside(struct pc_output *out, struct pc_error *err)
 	return 0;
 }
 
+/*
+ * A target that exists and is no regular file (/dev/null, a FIFO, a
+ * terminal) is written in place: renaming a temp file over it would
+ * replace the device or pipe with a file.
+ */
+static bool is_special_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && !S_ISREG(st.st_mode);
+}
+
+static int open_in_place(struct pc_output *out, struct pc_error *err)
+{
+	out->fp = fopen(out->path, "wb");
+	if (!out->fp) {
+		pc_error_set_path(err, out->path);
+		return pc_fail(err, PC_STATUS_INPUT, "cannot open output: %s",
+			       strerror(errno));
+	}
+	return 0;
+}
+
 int pc_output_open(struct pc_output *out, const char *path, struct pc_error *err)
 {
 	output_reset(out, path);
@@ -49,6 +72,8 @@ int pc_output_open(struct pc_output *out, const char *path, struct pc_error *err
 		out->fp = stdout;
 		return 0;
 	}
+	if (is_special_file(path))
+		return open_in_place(out, err);
 	return open_temp_beside(out, err);
 }
 

@@ -37,10 +37,14 @@
  * nothing.
  *
  * Decoding streams through struct pc_input: memory grows with the distinct
- * (program, kind, RVA) keys and distinct LBR/stack records, not with the
- * file. IP hits are counted in one flat open-addressing table keyed by
- * (module, kind, RVA), its slots prefetched a record at a time and kept in
- * huge pages when large, and pushed into the model once at the end.
+ * (module, kind, RVA) keys and distinct LBR/stack records, not with the
+ * file. IP hits are counted in one small open-addressing table per
+ * (module, kind): 8-byte slots of RVA and 32-bit count, at most half full
+ * so that most RVAs are found in their home slot, the home slots of a
+ * record prefetched together. A total that would not fit 32 bits moves to
+ * a spill table of exact 64-bit counts; a total is checked against
+ * INT64_MAX at the record that adds to it. The hits are pushed into the
+ * model once, at the end, by (module, kind, RVA).
  */
 #define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
 #include "core/format.h"
@@ -585,19 +589,34 @@ static int decode_events(struct spt_decoder *d)
 /* --- read: aggregation, then the model --- */
 
 /*
- * (module << 35 | kind << 32 | RVA) -> count; key 0 is an empty slot (model
- * module ids start at 1). Keying by module rather than program id merges
- * program ids that name the same module here, where the record's offset is
- * known, rather than in the model.
+ * IP hits: one small open-addressing table per (module, kind), 8-byte
+ * slots of RVA and 32-bit count, at most half full. Count 0 is an empty
+ * slot; a total that would reach IP_SPILLED moves, exactly, to the spill
+ * table of 64-bit counts keyed (module << 35 | kind << 32 | RVA), and the
+ * slot keeps IP_SPILLED. Keying by module rather than program id merges
+ * program ids that name the same module here, where the record's offset
+ * is known, rather than in the model.
  */
+#define IP_SPILLED UINT32_MAX
+#define IP_NKINDS (SPT_KIND_ETW_INSTR + 1) /* the kinds of IP records */
+
 struct ip_slot {
-	uint64_t key, count;
+	uint32_t rva, count;
 };
 
-struct ip_table {
-	struct ip_slot *slots;
+struct ip_group {
+	struct ip_slot *slots; /* NULL until the first hit */
+	size_t mask, count;    /* slots - 1; keys */
+	unsigned shift;        /* 64 - log2(slots) */
+};
+
+struct spill_slot {
+	uint64_t key, count; /* key 0: empty (model module ids start at 1) */
+};
+
+struct spill_table {
+	struct spill_slot *slots; /* NULL until the first spill */
 	size_t mask, count;
-	unsigned shift; /* 64 - log2(capacity) */
 };
 
 /* An LBR or call-stack record: (module, kind, raw items) -> count. */
@@ -622,12 +641,14 @@ struct spt_aggregate {
 	struct pc_ctx *ctx;
 	struct pc_model *m;
 	uint32_t *modules; /* model module id of each program id */
-	struct ip_table ip;
+	struct ip_group (*groups)[IP_NKINDS]; /* by model module id */
+	size_t ngroups;
+	struct spill_table spill;
 	struct seq_table seqs;
 	bool kind_seen[SPT_NKINDS];
 };
 
-#define IP_MIN_BITS 12
+#define IP_MIN_BITS 10 /* slots of a new table: log2 */
 #define IP_MODULE_SHIFT 35
 #define IP_KIND_SHIFT 32
 #define IP_MAX_MODULE ((1u << (64 - IP_MODULE_SHIFT)) - 1)
@@ -639,8 +660,9 @@ struct spt_aggregate {
  * asked to live in huge pages where the system offers them (Linux
  * MADV_HUGEPAGE): TLB misses otherwise cost as much as the probes.
  */
-static void *table_alloc(size_t bytes)
+static void *table_alloc(size_t count, size_t size)
 {
+	size_t bytes = count * size;
 	void *table = NULL;
 
 #ifdef MADV_HUGEPAGE
@@ -651,42 +673,83 @@ static void *table_alloc(size_t bytes)
 		return table;
 	}
 #endif
-	table = pc_xcalloc(1, bytes);
-	return table;
+	return pc_xcalloc(count, size);
 }
 
-static void ip_table_init(struct ip_table *t, unsigned bits)
+static inline size_t ip_slot_of(const struct ip_group *g, uint32_t rva)
 {
-	t->slots = table_alloc(((size_t)1 << bits) * sizeof(*t->slots));
-	t->mask = ((size_t)1 << bits) - 1;
-	t->count = 0;
-	t->shift = 64 - bits;
+	return (size_t)(((uint64_t)rva * 0x9E3779B97F4A7C15ULL) >> g->shift);
 }
 
-static inline size_t ip_slot_of(const struct ip_table *t, uint64_t key)
+/* The slot of rva from at (its home) on: its own, or the empty one it takes. */
+static inline struct ip_slot *ip_group_find(struct ip_group *g, size_t at, uint32_t rva)
 {
-	return (size_t)((key * 0x9E3779B97F4A7C15ULL) >> t->shift);
+	while (g->slots[at].count && g->slots[at].rva != rva)
+		at = (at + 1) & g->mask;
+	return &g->slots[at];
 }
 
-static void ip_table_grow(struct ip_table *t)
+static void ip_group_init(struct ip_group *g, unsigned bits)
 {
-	struct ip_table bigger;
+	g->slots = table_alloc((size_t)1 << bits, sizeof(*g->slots));
+	g->mask = ((size_t)1 << bits) - 1;
+	g->count = 0;
+	g->shift = 64 - bits;
+}
 
-	ip_table_init(&bigger, 64 - t->shift + 1);
-	for (size_t i = 0; i <= t->mask; i++) {
-		const struct ip_slot *slot = &t->slots[i];
-		size_t at;
+/*
+ * Makes room for more keys. At most half the slots are used: most keys
+ * are then found in their home slot, where a record's prefetch put them.
+ */
+static void ip_group_reserve(struct ip_group *g, size_t more)
+{
+	struct ip_group bigger;
 
-		if (!slot->key)
-			continue;
-		at = ip_slot_of(&bigger, slot->key);
-		while (bigger.slots[at].key)
-			at = (at + 1) & bigger.mask;
-		bigger.slots[at] = *slot;
+	while (!g->slots || (g->count + more) * 2 > g->mask + 1) {
+		ip_group_init(&bigger, g->slots ? 64 - g->shift + 1 : IP_MIN_BITS);
+		for (size_t i = 0; g->slots && i <= g->mask; i++)
+			if (g->slots[i].count)
+				*ip_group_find(&bigger, ip_slot_of(&bigger, g->slots[i].rva),
+					       g->slots[i].rva) = g->slots[i];
+		bigger.count = g->count;
+		free(g->slots);
+		*g = bigger;
 	}
+}
+
+static inline size_t spill_slot_of(const struct spill_table *t, uint64_t key)
+{
+	return (size_t)pc_hash_u64(key) & t->mask;
+}
+
+static struct spill_slot *spill_find(struct spill_table *t, uint64_t key)
+{
+	size_t at = spill_slot_of(t, key);
+
+	while (t->slots[at].key && t->slots[at].key != key)
+		at = (at + 1) & t->mask;
+	return &t->slots[at];
+}
+
+static void spill_reserve(struct spill_table *t)
+{
+	struct spill_table bigger;
+
+	if (t->slots && (t->count + 1) * 2 <= t->mask + 1)
+		return;
+	bigger.mask = t->slots ? 2 * t->mask + 1 : 63;
+	bigger.slots = pc_xcalloc(bigger.mask + 1, sizeof(*bigger.slots));
 	bigger.count = t->count;
+	for (size_t i = 0; t->slots && i <= t->mask; i++)
+		if (t->slots[i].key)
+			*spill_find(&bigger, t->slots[i].key) = t->slots[i];
 	free(t->slots);
 	*t = bigger;
+}
+
+static uint64_t ip_key(uint32_t module, enum spt_kind kind, uint32_t rva)
+{
+	return (uint64_t)module << IP_MODULE_SHIFT | (uint64_t)kind << IP_KIND_SHIFT | rva;
 }
 
 static int fail_sum_overflow(struct spt_aggregate *agg, const struct spt_record *rec,
@@ -699,6 +762,30 @@ static int fail_sum_overflow(struct spt_aggregate *agg, const struct spt_record 
 			  spt_kind_column(rec->kind));
 }
 
+/*
+ * The slow path of a hit whose total would not fit the slot's 32 bits:
+ * the key's exact count lives in the spill table from then on, checked
+ * against INT64_MAX as every total is.
+ */
+static int spill_hit(struct spt_aggregate *agg, const struct spt_record *rec,
+		     struct ip_slot *slot)
+{
+	uint64_t key = ip_key(agg->modules[rec->progid], rec->kind, slot->rva);
+	struct spill_slot *spilled;
+	uint64_t have;
+
+	spill_reserve(&agg->spill);
+	spilled = spill_find(&agg->spill, key);
+	have = slot->count == IP_SPILLED ? spilled->count : slot->count;
+	if (have > PC_COUNT_MAX - rec->count)
+		return fail_sum_overflow(agg, rec, have);
+	spilled->key = key;
+	agg->spill.count += slot->count != IP_SPILLED;
+	spilled->count = have + rec->count;
+	slot->count = IP_SPILLED;
+	return 0;
+}
+
 #if defined(__GNUC__)
 #define PREFETCH_WRITE(addr) __builtin_prefetch((addr), 1)
 #else
@@ -706,44 +793,35 @@ static int fail_sum_overflow(struct spt_aggregate *agg, const struct spt_record 
 #endif
 
 /*
- * The hot loop: one probe of one flat table per RVA. The slots of the
- * whole record are computed and prefetched first, so that the cache
- * misses of a large table overlap instead of following each other.
+ * The hot loop: one probe of one small table per RVA. The home slots of
+ * the whole record are computed and prefetched first, so that the cache
+ * misses overlap instead of following each other. The fast path adds to a
+ * 32-bit count that stays below IP_SPILLED, so it cannot overflow.
  */
 static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec)
 {
-	struct ip_table *t = &agg->ip;
-	uint64_t base = (uint64_t)agg->modules[rec->progid] << IP_MODULE_SHIFT |
-			(uint64_t)rec->kind << IP_KIND_SHIFT;
-	uint64_t count = rec->count, limit = PC_COUNT_MAX - count;
-	uint64_t keys[SPT_MAX_ITEMS];
-	size_t slots_at[SPT_MAX_ITEMS];
+	struct ip_group *g = &agg->groups[agg->modules[rec->progid]][rec->kind];
+	uint64_t add = rec->count;
+	uint32_t rvas[SPT_MAX_ITEMS];
+	size_t homes[SPT_MAX_ITEMS];
 
-	if ((t->count + rec->n) * 2 > t->mask + 1)
-		ip_table_grow(t);
+	ip_group_reserve(g, rec->n);
 	for (unsigned i = 0; i < rec->n; i++) {
-		keys[i] = base | spt_le32(rec->items + 4 * i);
-		slots_at[i] = ip_slot_of(t, keys[i]);
-		PREFETCH_WRITE(&t->slots[slots_at[i]]);
+		rvas[i] = spt_le32(rec->items + 4 * i);
+		homes[i] = ip_slot_of(g, rvas[i]);
+		PREFETCH_WRITE(&g->slots[homes[i]]);
 	}
 	for (unsigned i = 0; i < rec->n; i++) {
-		uint64_t key = keys[i];
-		size_t at = slots_at[i];
-		struct ip_slot *slot;
+		struct ip_slot *slot = ip_group_find(g, homes[i], rvas[i]);
 
-		for (;;) {
-			slot = &t->slots[at];
-			if (slot->key == key || !slot->key)
-				break;
-			at = (at + 1) & t->mask;
+		if (!slot->count) {
+			slot->rva = rvas[i];
+			g->count++;
 		}
-		if (!slot->key) {
-			slot->key = key;
-			t->count++;
-		} else if (slot->count > limit) {
-			return fail_sum_overflow(agg, rec, slot->count);
-		}
-		slot->count += count;
+		if (add < IP_SPILLED - slot->count)
+			slot->count += (uint32_t)add;
+		else if (spill_hit(agg, rec, slot))
+			return -1;
 	}
 	return 0;
 }
@@ -837,18 +915,18 @@ static int fail_model_overflow(struct spt_aggregate *agg, uint64_t offset)
 			  "count overflow: a sample's total passes INT64_MAX");
 }
 
-/* Sorts hits by key: an LSD radix sort, one pass per key byte that varies. */
+/* Sorts hits by RVA: an LSD radix sort, one pass per RVA byte that varies. */
 static void sort_ip_hits(struct ip_slot *hits, size_t n)
 {
 	struct ip_slot *spare = pc_xmalloc((n + 1) * sizeof(*spare));
 	struct ip_slot *src = hits, *dst = spare;
 
-	for (unsigned shift = 0; n && shift < 64; shift += 8) {
+	for (unsigned shift = 0; n && shift < 32; shift += 8) {
 		size_t counts[256] = { 0 }, at = 0;
 
 		for (size_t i = 0; i < n; i++)
-			counts[(src[i].key >> shift) & 0xff]++;
-		if (counts[(src[0].key >> shift) & 0xff] == n)
+			counts[(src[i].rva >> shift) & 0xff]++;
+		if (counts[(src[0].rva >> shift) & 0xff] == n)
 			continue;
 		for (size_t digit = 0; digit < 256; digit++) {
 			size_t here = counts[digit];
@@ -857,7 +935,7 @@ static void sort_ip_hits(struct ip_slot *hits, size_t n)
 			at += here;
 		}
 		for (size_t i = 0; i < n; i++)
-			dst[counts[(src[i].key >> shift) & 0xff]++] = src[i];
+			dst[counts[(src[i].rva >> shift) & 0xff]++] = src[i];
 		dst = src;
 		src = src == hits ? spare : hits;
 	}
@@ -866,32 +944,50 @@ static void sort_ip_hits(struct ip_slot *hits, size_t n)
 	free(spare);
 }
 
-/* IP hits, sorted by (module, kind, RVA) so frames are added in that order. */
-static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
+static uint64_t ip_hit_count(struct spt_aggregate *agg, uint32_t module,
+			     enum spt_kind kind, const struct ip_slot *hit)
 {
-	struct ip_slot *hits = pc_xmalloc((agg->ip.count + 1) * sizeof(*hits));
+	if (hit->count != IP_SPILLED)
+		return hit->count;
+	return spill_find(&agg->spill, ip_key(module, kind, hit->rva))->count;
+}
+
+/* One (module, kind)'s hits, by RVA. */
+static int flush_ip_group(struct spt_aggregate *agg, uint32_t module, enum spt_kind kind,
+			  int column, uint64_t end)
+{
+	const struct ip_group *g = &agg->groups[module][kind];
+	struct ip_slot *hits = pc_xmalloc((g->count + 1) * sizeof(*hits));
 	size_t nhits = 0;
 	int ret = 0;
 
-	for (size_t i = 0; i <= agg->ip.mask; i++)
-		if (agg->ip.slots[i].key)
-			hits[nhits++] = agg->ip.slots[i];
+	for (size_t i = 0; g->slots && i <= g->mask; i++)
+		if (g->slots[i].count)
+			hits[nhits++] = g->slots[i];
 	sort_ip_hits(hits, nhits);
 	for (size_t i = 0; i < nhits && !ret; i++) {
-		uint64_t key = hits[i].key;
-		uint32_t frame = add_rva_frame(agg->m, (uint32_t)(key >> IP_MODULE_SHIFT),
-					       (uint32_t)key);
-		size_t kind = (size_t)(key >> IP_KIND_SHIFT) & 7;
+		uint32_t frame = add_rva_frame(agg->m, module, hits[i].rva);
 		struct pc_sample sample = {
 			.stack = pc_model_add_stack(agg->m, &frame, 1),
 		};
 
-		if (pc_model_add_sample(agg->m, &sample, (size_t)columns[kind],
-					hits[i].count))
+		if (pc_model_add_sample(agg->m, &sample, (size_t)column,
+					ip_hit_count(agg, module, kind, &hits[i])))
 			ret = fail_model_overflow(agg, end);
 	}
 	free(hits);
 	return ret;
+}
+
+/* IP hits, by (module, kind, RVA) so frames are added in that order. */
+static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
+{
+	for (uint32_t module = 1; module < agg->ngroups; module++)
+		for (int kind = 0; kind < IP_NKINDS; kind++)
+			if (agg->groups[module][kind].count &&
+			    flush_ip_group(agg, module, (enum spt_kind)kind, columns[kind], end))
+				return -1;
+	return 0;
 }
 
 static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
@@ -1033,13 +1129,19 @@ static int add_modules(struct spt_aggregate *agg, const struct spt_file *file)
 					  "too many modules in one profile (at most %u)",
 					  IP_MAX_MODULE);
 	}
+	agg->ngroups = agg->m->nmodules + 1;
+	agg->groups = pc_xcalloc(agg->ngroups, sizeof(*agg->groups));
 	return 0;
 }
 
 static void aggregate_release(struct spt_aggregate *agg)
 {
+	for (size_t i = 0; i < agg->ngroups; i++)
+		for (int kind = 0; kind < IP_NKINDS; kind++)
+			free(agg->groups[i][kind].slots);
+	free(agg->groups);
 	free(agg->modules);
-	free(agg->ip.slots);
+	free(agg->spill.slots);
 	free(agg->seqs.entries);
 	free(agg->seqs.bytes);
 	free(agg->seqs.slots);
@@ -1058,7 +1160,6 @@ static int spt_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	if (read_header(ctx, in, &file.hdr) || read_tables(ctx, in, &file))
 		goto out;
 	add_metadata(m, &file.hdr);
-	ip_table_init(&agg.ip, IP_MIN_BITS);
 	if (add_modules(&agg, &file) || decode_events(&d) || flush_model(&agg, pc_input_offset(in)))
 		goto out;
 	ret = 0;

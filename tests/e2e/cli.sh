@@ -77,4 +77,16 @@ if want != got:
     print("FAIL: merging a file with itself did not double every count")
     sys.exit(1)
 PY
+# A device or a pipe as the output is written in place, never replaced by
+# a renamed temp file (a FIFO in TMPDIR stands for /dev/null and pipes).
+mkfifo "$TMPDIR/fifo"
+cat "$TMPDIR/fifo" > "$TMPDIR/from-fifo" &
+"$PROFCONV" convert -q -t dump -o "$TMPDIR/fifo" "$demo" ||
+	{ echo "FAIL: convert to a FIFO failed"; fail=1; }
+wait
+[ -p "$TMPDIR/fifo" ] || { echo "FAIL: the FIFO was replaced by a file"; fail=1; }
+"$PROFCONV" convert -q -t dump -o - "$demo" > "$TMPDIR/direct"
+cmp -s "$TMPDIR/direct" "$TMPDIR/from-fifo" ||
+	{ echo "FAIL: the FIFO did not get the whole dump"; fail=1; }
+
 exit $fail
