@@ -45,6 +45,28 @@ static inline int pc_hex_digit(int c)
 	return -1;
 }
 
+/* Unsigned integers stored in a given byte order, for binary readers. */
+static inline uint16_t pc_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static inline uint32_t pc_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t pc_le64(const uint8_t *p)
+{
+	return (uint64_t)pc_le32(p) | (uint64_t)pc_le32(p + 4) << 32;
+}
+
+static inline uint32_t pc_be32(const uint8_t *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
 #include "banned.h"
 
 #endif

@@ -160,12 +160,6 @@ static void copy_labelsets(struct reconstruction *r)
 	free(labels);
 }
 
-static void append_id(pc_str_id **items, size_t *n, size_t *cap, pc_str_id id)
-{
-	pc_grow(items, cap, *n + 1, sizeof(**items));
-	(*items)[(*n)++] = id;
-}
-
 static void copy_metadata(struct reconstruction *r)
 {
 	const struct pc_model *src = r->src;
@@ -174,17 +168,12 @@ static void copy_metadata(struct reconstruction *r)
 	for (size_t i = 0; i < src->nsources; i++)
 		pc_model_add_source(dst, pc_str(src, src->sources[i]));
 	for (size_t i = 0; i < src->ncomments; i++)
-		append_id(&dst->comments, &dst->ncomments, &dst->comments_cap,
-			  copy_str(r, src->comments[i]));
+		pc_model_add_comment(dst, "%s", pc_str(src, src->comments[i]));
 	pc_model_add_comment(dst, "stacks reconstructed from caller/callee pairs "
 			     "(VsPerfView method): approximate");
-	for (size_t i = 0; i < src->nfacts; i++) {
-		pc_grow(&dst->facts, &dst->facts_cap, dst->nfacts + 1, sizeof(*dst->facts));
-		dst->facts[dst->nfacts++] = (struct pc_fact){
-			.key = copy_str(r, src->facts[i].key),
-			.value = copy_str(r, src->facts[i].value),
-		};
-	}
+	for (size_t i = 0; i < src->nfacts; i++)
+		pc_model_add_fact(dst, pc_str(src, src->facts[i].key),
+				  pc_str(src, src->facts[i].value));
 	dst->time_nanos = src->time_nanos;
 	dst->duration_nanos = src->duration_nanos;
 	dst->period_type.type = copy_str(r, src->period_type.type);

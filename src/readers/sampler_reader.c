@@ -86,11 +86,6 @@ struct sampler_reader {
 	size_t frames_cap;
 };
 
-static uint32_t be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static uint64_t offset(const struct sampler_reader *r)
 {
 	return pc_input_offset(r->in);
@@ -181,7 +176,7 @@ static int read_u32(struct sampler_reader *r, uint32_t *value, const char *what)
 
 	if (need(r, 4, &data, what))
 		return -1;
-	*value = be32(data);
+	*value = pc_be32(data);
 	pc_input_consume(r->in, 4);
 	return 0;
 }
@@ -391,7 +386,7 @@ static int read_frames(struct sampler_reader *r, uint32_t n)
 	if (need(r, 4 * (size_t)n, &data, "a stack line"))
 		return -1;
 	for (size_t i = 0; i < n; i++) {
-		uint32_t id = be32(data + 4 * i);
+		uint32_t id = pc_be32(data + 4 * i);
 
 		if (!find_symbol(r, id))
 			return pc_fail_at(&r->ctx->err, FORMAT, offset(r) + 4 * i,
@@ -400,7 +395,7 @@ static int read_frames(struct sampler_reader *r, uint32_t n)
 	}
 	pc_grow(&r->frames, &r->frames_cap, n, sizeof(*r->frames));
 	for (size_t i = 0; i < n; i++)
-		r->frames[i] = symbol_frame(r, find_symbol(r, be32(data + 4 * i)));
+		r->frames[i] = symbol_frame(r, find_symbol(r, pc_be32(data + 4 * i)));
 	pc_input_consume(r->in, 4 * (size_t)n);
 	return 0;
 }
@@ -416,8 +411,8 @@ static int read_stack_line(struct sampler_reader *r)
 	if (need(r, STACK_HEAD_BYTES, &data, "a stack line"))
 		return -1;
 	for (size_t i = 0; i < 3; i++)
-		p[i] = be32(data + 4 * i);
-	n = be32(data + 12);
+		p[i] = pc_be32(data + 4 * i);
+	n = pc_be32(data + 12);
 	at = offset(r) + 12;
 	pc_input_consume(r->in, STACK_HEAD_BYTES);
 	if (check_frame_count(r, n, at) || read_frames(r, n))

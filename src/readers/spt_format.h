@@ -166,20 +166,4 @@ static inline unsigned spt_item_size(unsigned op)
 	return op == SPT_OP_LBR ? SPT_LBR_PAIR_SIZE : SPT_RVA_SIZE;
 }
 
-static inline uint16_t spt_le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
-}
-
-static inline uint32_t spt_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static inline uint64_t spt_le64(const uint8_t *p)
-{
-	return (uint64_t)spt_le32(p) | (uint64_t)spt_le32(p + 4) << 32;
-}
-
 #endif

@@ -118,7 +118,7 @@ struct spt_decoder {
 
 static bool signature_is_le(const uint8_t *p)
 {
-	return spt_le32(p) == SPT_SIGNATURE;
+	return pc_le32(p) == SPT_SIGNATURE;
 }
 
 static bool signature_is_text(const uint8_t *p)
@@ -144,17 +144,17 @@ static int read_header(struct pc_ctx *ctx, struct pc_input *in,
 				  "3a 54 50 53, i.e. the little-endian value 0x5350543a, "
 				  "or the text \"SPT:\")", p[0], p[1], p[2], p[3]);
 	*hdr = (struct spt_header){
-		.signature = spt_le32(p + SPT_OFF_SIGNATURE),
+		.signature = pc_le32(p + SPT_OFF_SIGNATURE),
 		.text_signature = signature_is_text(p),
-		.version = spt_le32(p + SPT_OFF_VERSION),
-		.raw_data_id = spt_le32(p + SPT_OFF_RAW_DATA_ID),
-		.target_arch = spt_le32(p + SPT_OFF_TARGET_ARCH),
-		.strtab_offset = spt_le32(p + SPT_OFF_STRTAB_OFFSET),
-		.progid_offset = spt_le32(p + SPT_OFF_PROGID_OFFSET),
-		.strtab_used = spt_le16(p + SPT_OFF_STRTAB_USED),
-		.strtab_capacity = spt_le16(p + SPT_OFF_STRTAB_CAPACITY),
-		.progids_used = spt_le16(p + SPT_OFF_PROGIDS_USED),
-		.progid_capacity = spt_le16(p + SPT_OFF_PROGID_CAPACITY),
+		.version = pc_le32(p + SPT_OFF_VERSION),
+		.raw_data_id = pc_le32(p + SPT_OFF_RAW_DATA_ID),
+		.target_arch = pc_le32(p + SPT_OFF_TARGET_ARCH),
+		.strtab_offset = pc_le32(p + SPT_OFF_STRTAB_OFFSET),
+		.progid_offset = pc_le32(p + SPT_OFF_PROGID_OFFSET),
+		.strtab_used = pc_le16(p + SPT_OFF_STRTAB_USED),
+		.strtab_capacity = pc_le16(p + SPT_OFF_STRTAB_CAPACITY),
+		.progids_used = pc_le16(p + SPT_OFF_PROGIDS_USED),
+		.progid_capacity = pc_le16(p + SPT_OFF_PROGID_CAPACITY),
 	};
 	hdr->events_offset = (uint64_t)hdr->progid_offset +
 			     (uint64_t)hdr->progid_capacity * SPT_PROGID_SIZE;
@@ -304,12 +304,12 @@ static int read_progids(struct pc_ctx *ctx, struct pc_input *in,
 		const uint8_t *entry = p + i * SPT_PROGID_SIZE;
 		struct spt_progid *prog = &file->progids[i];
 
-		prog->data1 = spt_le32(entry);
-		prog->data2 = spt_le16(entry + 4);
-		prog->data3 = spt_le16(entry + 6);
+		prog->data1 = pc_le32(entry);
+		prog->data2 = pc_le16(entry + 4);
+		prog->data3 = pc_le16(entry + 6);
 		memcpy(prog->data4, entry + 8, sizeof(prog->data4));
-		prog->age = spt_le32(entry + SPT_PROGID_OFF_AGE);
-		prog->name_index = spt_le32(entry + SPT_PROGID_OFF_NAME);
+		prog->age = pc_le32(entry + SPT_PROGID_OFF_AGE);
+		prog->name_index = pc_le32(entry + SPT_PROGID_OFF_NAME);
 	}
 	pc_input_consume(in, bytes);
 	for (size_t i = 0; i < used; i++)
@@ -431,8 +431,8 @@ static long decode_binary_id(struct spt_decoder *d, const uint8_t *p, size_t ava
 	if (avail < SPT_BINARY_ID_SIZE)
 		return at_end ? fail_truncated(d, SPT_OP_BINARY_ID, offset,
 					       SPT_BINARY_ID_SIZE, avail) : 0;
-	rec.progid = spt_le16(p + SPT_BINARY_ID_OFF_PROGID);
-	rec.length = spt_le32(p + SPT_BINARY_ID_OFF_LENGTH);
+	rec.progid = pc_le16(p + SPT_BINARY_ID_OFF_PROGID);
+	rec.length = pc_le32(p + SPT_BINARY_ID_OFF_LENGTH);
 	rec.end = offset + SPT_BINARY_ID_OFF_LENGTH + rec.length;
 	if (rec.progid >= hdr->progids_used)
 		return pc_fail_at(&d->ctx->err, FORMAT, offset,
@@ -471,7 +471,7 @@ static long decode_repeat(struct spt_decoder *d, const uint8_t *p, size_t avail,
 	if (avail < SPT_REPEAT_SIZE)
 		return at_end ? fail_truncated(d, SPT_OP_REPEAT, offset,
 					       SPT_REPEAT_SIZE, avail) : 0;
-	rec.repeat = spt_le64(p + SPT_REPEAT_OFF_COUNT);
+	rec.repeat = pc_le64(p + SPT_REPEAT_OFF_COUNT);
 	if (d->have_repeat &&
 	    strict_at(d, pc_warn(d->ctx, FORMAT,
 				 "REPEAT at 0x%llx is followed by the REPEAT at 0x%llx, "
@@ -807,7 +807,7 @@ static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec
 
 	ip_group_reserve(g, rec->n);
 	for (unsigned i = 0; i < rec->n; i++) {
-		rvas[i] = spt_le32(rec->items + 4 * i);
+		rvas[i] = pc_le32(rec->items + 4 * i);
 		homes[i] = ip_slot_of(g, rvas[i]);
 		PREFETCH_WRITE(&g->slots[homes[i]]);
 	}
@@ -1003,9 +1003,9 @@ static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
 		for (size_t i = 0; i < n; i++) {
 			const uint8_t *pair = items + i * SPT_LBR_PAIR_SIZE;
 
-			branches[i].to = add_rva_frame(agg->m, e->module, spt_le32(pair));
+			branches[i].to = add_rva_frame(agg->m, e->module, pc_le32(pair));
 			branches[i].from = add_rva_frame(agg->m, e->module,
-							 spt_le32(pair + 4));
+							 pc_le32(pair + 4));
 		}
 		sample->branches = pc_model_add_branches(agg->m, branches, n);
 	} else {
@@ -1013,7 +1013,7 @@ static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
 
 		for (size_t i = 0; i < n; i++)
 			frames[i] = add_rva_frame(agg->m, e->module,
-						  spt_le32(items + i * SPT_RVA_SIZE));
+						  pc_le32(items + i * SPT_RVA_SIZE));
 		sample->stack = pc_model_add_stack(agg->m, frames, n);
 	}
 }
@@ -1297,9 +1297,9 @@ static void print_items(FILE *out, const struct spt_record *rec)
 		if (rec->op == SPT_OP_LBR) {
 			const uint8_t *pair = rec->items + i * SPT_LBR_PAIR_SIZE;
 
-			fprintf(out, " 0x%x<-0x%x", spt_le32(pair), spt_le32(pair + 4));
+			fprintf(out, " 0x%x<-0x%x", pc_le32(pair), pc_le32(pair + 4));
 		} else {
-			fprintf(out, " 0x%x", spt_le32(rec->items + i * SPT_RVA_SIZE));
+			fprintf(out, " 0x%x", pc_le32(rec->items + i * SPT_RVA_SIZE));
 		}
 	}
 }
@@ -1377,7 +1377,7 @@ static int spt_probe(const uint8_t *head, size_t len)
 {
 	if (len < 4 || (!signature_is_le(head) && !signature_is_text(head)))
 		return PC_PROBE_NO;
-	if (len >= 8 && spt_le32(head + SPT_OFF_VERSION) == SPT_VERSION)
+	if (len >= 8 && pc_le32(head + SPT_OFF_VERSION) == SPT_VERSION)
 		return PC_PROBE_CERTAIN;
 	return PROBE_SIGNATURE_ONLY;
 }

@@ -248,25 +248,9 @@ static const char *const weekdays[] = {
 
 /* --- raw values --- */
 
-static uint16_t le16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] | p[1] << 8);
-}
-
-static uint32_t le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
-	       (uint32_t)p[3] << 24;
-}
-
-static uint64_t le64(const uint8_t *p)
-{
-	return (uint64_t)le32(p) | (uint64_t)le32(p + 4) << 32;
-}
-
 static uint32_t field_u32(const struct vsp_header *h, uint32_t offset)
 {
-	return le32(h->raw + offset);
+	return pc_le32(h->raw + offset);
 }
 
 static const struct vsp_field *field_named(const char *key)
@@ -309,11 +293,11 @@ static int decode_utf16(struct pc_ctx *ctx, const struct vsp_header *h, const ch
 	uint32_t n = 0;
 	size_t bad;
 
-	while (n < units && le16(p + 2 * n))
+	while (n < units && pc_le16(p + 2 * n))
 		n++;
 	s->utf16 = true;
 	if (pc_utf16_to_utf8(p, 2 * n, PC_UTF16_LE, (uint8_t *)s->text, &s->len, &bad))
-		return fail_surrogate(ctx, key, offset, offset + (uint32_t)bad, le16(p + bad));
+		return fail_surrogate(ctx, key, offset, offset + (uint32_t)bad, pc_le16(p + bad));
 	s->text[s->len] = '\0';
 	return 0;
 }
@@ -409,9 +393,9 @@ static void decode_time(const struct vsp_header *h, struct vsp_time *t)
 	for (size_t i = 0; i < 16; i++)
 		zero = zero && !p[i];
 	*t = (struct vsp_time){
-		.year = le16(p), .month = le16(p + 2), .day_of_week = le16(p + 4),
-		.day = le16(p + 6), .hour = le16(p + 8), .minute = le16(p + 10),
-		.second = le16(p + 12), .ms = le16(p + 14),
+		.year = pc_le16(p), .month = pc_le16(p + 2), .day_of_week = pc_le16(p + 4),
+		.day = pc_le16(p + 6), .hour = pc_le16(p + 8), .minute = pc_le16(p + 10),
+		.second = pc_le16(p + 12), .ms = pc_le16(p + 14),
 	};
 	t->state = zero ? TIME_UNSET : time_in_range(t) ? TIME_VALID : TIME_INVALID;
 	if (t->state != TIME_VALID)
@@ -479,7 +463,7 @@ static int fail_truncated(struct pc_ctx *ctx, size_t have)
 
 static bool magic_ok(const uint8_t *p, bool *reversed)
 {
-	uint32_t magic = le32(p);
+	uint32_t magic = pc_le32(p);
 
 	*reversed = magic == VSP_MAGIC_REVERSED;
 	return magic == VSP_MAGIC || *reversed;
@@ -502,7 +486,7 @@ static int check_frame(struct pc_ctx *ctx, struct pc_input *in, struct vsp_heade
 				  p[0], p[1], p[2], p[3]);
 	if (have < 8)
 		return fail_truncated(ctx, have);
-	size = le32(p + OFF_HEADER_SIZE);
+	size = pc_le32(p + OFF_HEADER_SIZE);
 	if (size != VSP_HEADER_BYTES)
 		return pc_fail_at(&ctx->err, FORMAT, OFF_HEADER_SIZE,
 				  "header size %u is not the %u bytes of the only VSP header "
@@ -612,7 +596,7 @@ static void format_number(const struct vsp_header *h, const struct vsp_field *f,
 			 "0x%08x (bytes 4d 50 4c 45, \"MPLE\")", v);
 		break;
 	case KIND_U64:
-		snprintf(out, size, "0x%016llx", (unsigned long long)le64(h->raw + f->offset));
+		snprintf(out, size, "0x%016llx", (unsigned long long)pc_le64(h->raw + f->offset));
 		break;
 	case KIND_PRODUCT:
 		snprintf(out, size, "%u.%u (0x%08x)", v & 0xffff, v >> 16, v);
@@ -959,7 +943,7 @@ static int vsp_probe(const uint8_t *head, size_t len)
 
 	if (len < 4 || !magic_ok(head, &reversed))
 		return PC_PROBE_NO;
-	if (len >= 8 && le32(head + OFF_HEADER_SIZE) == VSP_HEADER_BYTES)
+	if (len >= 8 && pc_le32(head + OFF_HEADER_SIZE) == VSP_HEADER_BYTES)
 		return PC_PROBE_CERTAIN;
 	return PROBE_MAGIC_ONLY;
 }

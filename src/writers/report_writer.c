@@ -445,18 +445,27 @@ static void add_path(struct report *r, uint32_t stack, uint64_t value)
 	}
 }
 
+static int compare_text(const char *a, size_t a_len, const char *b, size_t b_len)
+{
+	int diff = memcmp(a, b, a_len < b_len ? a_len : b_len);
+
+	if (diff)
+		return diff;
+	return a_len < b_len ? -1 : a_len > b_len;
+}
+
+static int compare_u64_desc(uint64_t a, uint64_t b)
+{
+	return a > b ? -1 : a < b;
+}
+
 static int compare_children(const void *a_ptr, const void *b_ptr)
 {
 	const struct report_child *a = a_ptr, *b = b_ptr;
-	size_t len = a->name->len < b->name->len ? a->name->len : b->name->len;
-	int diff;
 
 	if (a->count != b->count)
-		return a->count > b->count ? -1 : 1;
-	diff = memcmp(a->name->text, b->name->text, len);
-	if (diff)
-		return diff;
-	return a->name->len < b->name->len ? -1 : a->name->len > b->name->len;
+		return compare_u64_desc(a->count, b->count);
+	return compare_text(a->name->text, a->name->len, b->name->text, b->name->len);
 }
 
 /* Groups the nodes by parent (child_start[p] .. child_start[p + 1]) and sorts them. */
@@ -570,17 +579,12 @@ static int compare_functions(const void *a_ptr, const void *b_ptr)
 {
 	const struct report_name *a = *(const struct report_name *const *)a_ptr;
 	const struct report_name *b = *(const struct report_name *const *)b_ptr;
-	size_t len = a->len < b->len ? a->len : b->len;
-	int diff;
 
 	if (a->self != b->self)
-		return a->self > b->self ? -1 : 1;
+		return compare_u64_desc(a->self, b->self);
 	if (a->total != b->total)
-		return a->total > b->total ? -1 : 1;
-	diff = memcmp(a->text, b->text, len);
-	if (diff)
-		return diff;
-	return a->len < b->len ? -1 : a->len > b->len;
+		return compare_u64_desc(a->total, b->total);
+	return compare_text(a->text, a->len, b->text, b->len);
 }
 
 static void put_functions(const struct report *r)
@@ -842,20 +846,6 @@ static void put_arc_header(const struct arc_report *a)
 	fprintf(r->out, "\ntotal:    %llu in %zu function%s, %zu call arc%s (caller/callee "
 		"data: exact per function, no call stacks)\n", (unsigned long long)r->total,
 		a->nfunctions, plural(a->nfunctions), a->ncalls, plural(a->ncalls));
-}
-
-static int compare_text(const char *a, size_t a_len, const char *b, size_t b_len)
-{
-	int diff = memcmp(a, b, a_len < b_len ? a_len : b_len);
-
-	if (diff)
-		return diff;
-	return a_len < b_len ? -1 : a_len > b_len;
-}
-
-static int compare_u64_desc(uint64_t a, uint64_t b)
-{
-	return a > b ? -1 : a < b;
 }
 
 static int compare_arc_functions(const void *ctx, uint32_t i, uint32_t j)

@@ -12,29 +12,16 @@
  * past 2^64 - 1. With --skip-bad, reading may only fail on a stack whose
  * counts pass INT64_MAX.
  */
-#include "core/format.h"
+#include "support/harness.h"
 
 extern const struct pc_reader pc_folded_reader;
-extern const struct pc_writer pc_report_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct text {
-	char *buf;
-	size_t len, cap;
-};
-
-static void text_add(struct text *t, const void *bytes, size_t len)
-{
-	pc_grow(&t->buf, &t->cap, t->len + len + 1, 1);
-	memcpy(t->buf + t->len, bytes, len);
-	t->len += len;
-}
-
 /* The finalized model as folded text, one line per sample, in model order. */
-static void render(const struct pc_model *m, struct text *t)
+static void render(const struct pc_model *m, struct fuzz_text *t)
 {
-	text_add(t, "\n", 1); /* no byte-order mark can start the text */
+	fuzz_text_add(t, "\n", 1); /* no byte-order mark can start the text */
 	for (size_t i = 0; i < m->nsamples; i++) {
 		size_t n;
 		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
@@ -43,37 +30,23 @@ static void render(const struct pc_model *m, struct text *t)
 		for (size_t k = n; k-- > 0;) {
 			pc_str_id name = pc_model_frame(m, frames[k])->function;
 
-			text_add(t, pc_str(m, name), pc_str_len(m, name));
+			fuzz_text_add(t, pc_str(m, name), pc_str_len(m, name));
 			if (k)
-				text_add(t, ";", 1);
+				fuzz_text_add(t, ";", 1);
 		}
 		snprintf(count, sizeof(count), " %llu\n",
 			 (unsigned long long)pc_model_values(m, i)[0]);
-		text_add(t, count, strlen(count));
+		fuzz_text_add(t, count, strlen(count));
 	}
-}
-
-static FILE *null_output(void)
-{
-	static FILE *devnull;
-
-	if (!devnull)
-		devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	return devnull;
 }
 
 static void check_report(const struct pc_model *m)
 {
 	struct pc_ctx ctx;
-	struct pc_output out = { .fp = null_output() };
 
 	pc_ctx_init(&ctx);
-	ctx.opt.tree = true;
-	ctx.opt.top = 5;
 	/* the one failure: a column total past 2^64 - 1 (three stacks of INT64_MAX) */
-	if (pc_report_writer.write(&ctx, m, &out) &&
+	if (fuzz_report(&ctx, m) &&
 	    !strstr(ctx.err.message, "add up to more than"))
 		abort();
 }
@@ -83,22 +56,14 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 		     bool skip_bad, struct pc_model *m)
 {
 	struct pc_ctx ctx;
-	struct pc_input in;
 	int rc;
 
 	pc_ctx_init(&ctx);
 	ctx.opt.skip_bad = skip_bad;
-	pc_input_from_memory(&in, "fuzz.folded", data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_folded_reader.read(&ctx, &in, m);
-	pc_input_close(&in);
-	if (!rc) {
-		pc_model_finalize(m);
+	rc = fuzz_read(&ctx, &pc_folded_reader, "fuzz.folded", data, size, unknown_size, m);
+	if (!rc)
 		return 0;
-	}
-	if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0] ||
-	    ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
+	if (ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
 		abort(); /* a failure must say why and where */
 	if (skip_bad && strncmp(ctx.err.message, "the counts of this stack", 24))
 		abort(); /* --skip-bad skips everything else */
@@ -107,7 +72,7 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 
 static void check_fixed_point(const struct pc_model *m)
 {
-	struct text first = { 0 }, second = { 0 };
+	struct fuzz_text first = { 0 }, second = { 0 };
 	struct pc_model again;
 
 	render(m, &first);

@@ -12,22 +12,11 @@
  * reads agree (result and number of facts), that info accepts exactly
  * what read accepts, and that a model without samples is always refused.
  */
-#include "core/format.h"
+#include "support/harness.h"
 
 extern const struct pc_reader pc_vsp_reader;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static FILE *null_output(void)
-{
-	static FILE *devnull;
-
-	if (!devnull)
-		devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	return devnull;
-}
 
 static void seed_sample(struct pc_model *m)
 {
@@ -46,23 +35,14 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size, bool s
 {
 	struct pc_ctx ctx;
 	struct pc_model m;
-	struct pc_input in;
 	int rc;
 
 	pc_ctx_init(&ctx);
 	pc_model_init(&m);
 	if (seeded)
 		seed_sample(&m);
-	pc_input_from_memory(&in, "fuzz.vsp", data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_vsp_reader.read(&ctx, &in, &m);
+	rc = fuzz_read(&ctx, &pc_vsp_reader, "fuzz.vsp", data, size, unknown_size, &m);
 	*nfacts = m.nfacts;
-	if (rc && (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]))
-		abort(); /* a failure must say why */
-	if (!rc)
-		pc_model_finalize(&m);
-	pc_input_close(&in);
 	pc_model_release(&m);
 	return rc;
 }
@@ -75,7 +55,7 @@ static int info_once(const uint8_t *data, size_t size)
 
 	pc_ctx_init(&ctx);
 	pc_input_from_memory(&in, "fuzz.vsp", data, size);
-	rc = pc_vsp_reader.info(&ctx, &in, null_output(), PC_INFO_ALL);
+	rc = pc_vsp_reader.info(&ctx, &in, fuzz_null_output(), PC_INFO_ALL);
 	if (rc && (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]))
 		abort();
 	pc_input_close(&in);

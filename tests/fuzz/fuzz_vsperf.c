@@ -12,7 +12,7 @@
  * so the dump (or the error, with its line:column) must be the same. A
  * model that reads is rendered by the dump writer.
  */
-#include "core/format.h"
+#include "support/harness.h"
 #include "core/utf8.h"
 
 extern const struct pc_reader pc_vsperf_reader;
@@ -27,13 +27,12 @@ struct outcome {
 	size_t size;
 };
 
-static void dump_model(struct pc_model *m, struct outcome *o)
+static void dump_model(const struct pc_model *m, struct outcome *o)
 {
 	struct pc_ctx ctx;
 	struct pc_output out;
 
 	pc_ctx_init(&ctx);
-	pc_model_finalize(m);
 	if (pc_output_to_memory(&out, &o->text, &o->size, &ctx.err) ||
 	    pc_dump_writer.write(&ctx, m, &out) || pc_output_commit(&out, &ctx.err))
 		abort();
@@ -42,22 +41,16 @@ static void dump_model(struct pc_model *m, struct outcome *o)
 static void read_once(const uint8_t *data, size_t size, bool unknown_size, struct outcome *o)
 {
 	struct pc_ctx ctx;
-	struct pc_input in;
 	struct pc_model m;
 	char message[1200];
 
 	pc_ctx_init(&ctx);
 	pc_model_init(&m);
-	pc_input_from_memory(&in, "fuzz.csv", data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	o->rc = pc_vsperf_reader.read(&ctx, &in, &m);
-	pc_input_close(&in);
+	o->rc = fuzz_read(&ctx, &pc_vsperf_reader, "fuzz.csv", data, size, unknown_size, &m);
 	if (!o->rc) {
 		dump_model(&m, o);
 	} else {
-		if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0] ||
-		    ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
+		if (ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
 			abort(); /* a failure must say why and where */
 		pc_error_format(&ctx.err, message, sizeof(message));
 		o->size = strlen(message);

@@ -13,36 +13,22 @@
  * succeed with the same total (see check_round_trip). The report writer
  * renders every model that reads into /dev/null.
  */
-#include "core/format.h"
+#include "support/harness.h"
 
 #include <stdarg.h>
 
 extern const struct pc_reader pc_vsperf_xml_reader;
-extern const struct pc_writer pc_report_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct text {
-	char *buf;
-	size_t len, cap;
-};
-
-static void text_add(struct text *t, const void *bytes, size_t len)
+static void text_adds(struct fuzz_text *t, const char *s)
 {
-	pc_grow(&t->buf, &t->cap, t->len + len + 1, 1);
-	memcpy(t->buf + t->len, bytes, len);
-	t->len += len;
-	t->buf[t->len] = '\0';
+	fuzz_text_add(t, s, strlen(s));
 }
 
-static void text_adds(struct text *t, const char *s)
-{
-	text_add(t, s, strlen(s));
-}
+static void text_addf(struct fuzz_text *t, const char *fmt, ...) PC_PRINTF(2, 3);
 
-static void text_addf(struct text *t, const char *fmt, ...) PC_PRINTF(2, 3);
-
-static void text_addf(struct text *t, const char *fmt, ...)
+static void text_addf(struct fuzz_text *t, const char *fmt, ...)
 {
 	char buf[160];
 	va_list ap;
@@ -51,11 +37,11 @@ static void text_addf(struct text *t, const char *fmt, ...)
 	va_start(ap, fmt);
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
-	text_add(t, buf, (size_t)n);
+	fuzz_text_add(t, buf, (size_t)n);
 }
 
 /* An attribute value: markup and the blanks attribute normalization would change escaped. */
-static void text_add_escaped(struct text *t, const char *s, size_t len)
+static void text_add_escaped(struct fuzz_text *t, const char *s, size_t len)
 {
 	for (size_t i = 0; i < len; i++) {
 		switch (s[i]) {
@@ -65,12 +51,12 @@ static void text_add_escaped(struct text *t, const char *s, size_t len)
 		case '\t': text_adds(t, "&#9;"); break;
 		case '\n': text_adds(t, "&#10;"); break;
 		case '\r': text_adds(t, "&#13;"); break;
-		default: text_add(t, s + i, 1); break;
+		default: fuzz_text_add(t, s + i, 1); break;
 		}
 	}
 }
 
-static void add_string_attr(struct text *t, const struct pc_model *m, const char *name,
+static void add_string_attr(struct fuzz_text *t, const struct pc_model *m, const char *name,
 			    pc_str_id id)
 {
 	text_addf(t, " %s=\"", name);
@@ -79,7 +65,7 @@ static void add_string_attr(struct text *t, const struct pc_model *m, const char
 }
 
 /* comm and pid of a sample, as attributes. */
-static void add_labels(struct text *t, const struct pc_model *m, uint32_t labelset)
+static void add_labels(struct fuzz_text *t, const struct pc_model *m, uint32_t labelset)
 {
 	size_t n;
 	const uint32_t *ids = pc_model_labelset(m, labelset, &n);
@@ -110,7 +96,7 @@ static pc_str_id comm_of(const struct pc_model *m, uint32_t labelset)
 	return 0;
 }
 
-static void add_frame_attrs(struct text *t, const struct pc_model *m, uint32_t id)
+static void add_frame_attrs(struct fuzz_text *t, const struct pc_model *m, uint32_t id)
 {
 	const struct pc_frame *frame = pc_model_frame(m, id);
 
@@ -130,7 +116,7 @@ static void add_frame_attrs(struct text *t, const struct pc_model *m, uint32_t i
  * process name carries over), then its path from the root with the value
  * on the leaf (on the process node for a sample without frames).
  */
-static void render_sample(struct text *t, const struct pc_model *m, size_t i)
+static void render_sample(struct fuzz_text *t, const struct pc_model *m, size_t i)
 {
 	size_t n;
 	const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
@@ -150,7 +136,7 @@ static void render_sample(struct text *t, const struct pc_model *m, size_t i)
 	}
 }
 
-static void render(const struct pc_model *m, struct text *t)
+static void render(const struct pc_model *m, struct fuzz_text *t)
 {
 	text_adds(t, "<?xml version=\"1.0\"?>\n<PerformanceReport><CallTreeSummary>\n");
 	for (size_t i = 0; i < m->nsamples; i++)
@@ -158,26 +144,12 @@ static void render(const struct pc_model *m, struct text *t)
 	text_adds(t, "</CallTreeSummary></PerformanceReport>\n");
 }
 
-static FILE *null_output(void)
-{
-	static FILE *devnull;
-
-	if (!devnull)
-		devnull = fopen("/dev/null", "w");
-	if (!devnull)
-		abort();
-	return devnull;
-}
-
 static void check_report(const struct pc_model *m)
 {
 	struct pc_ctx ctx;
-	struct pc_output out = { .fp = null_output() };
 
 	pc_ctx_init(&ctx);
-	ctx.opt.tree = true;
-	ctx.opt.top = 5;
-	if (pc_report_writer.write(&ctx, m, &out) &&
+	if (fuzz_report(&ctx, m) &&
 	    !strstr(ctx.err.message, "add up to more than"))
 		abort();
 }
@@ -186,21 +158,13 @@ static void check_report(const struct pc_model *m)
 static int read_once(const uint8_t *data, size_t size, bool unknown_size, struct pc_model *m)
 {
 	struct pc_ctx ctx;
-	struct pc_input in;
 	int rc;
 
 	pc_ctx_init(&ctx);
-	pc_input_from_memory(&in, "fuzz.xml", data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_vsperf_xml_reader.read(&ctx, &in, m);
-	pc_input_close(&in);
-	if (!rc) {
-		pc_model_finalize(m);
+	rc = fuzz_read(&ctx, &pc_vsperf_xml_reader, "fuzz.xml", data, size, unknown_size, m);
+	if (!rc)
 		return 0;
-	}
-	if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0] ||
-	    ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column ||
+	if (ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column ||
 	    !ctx.err.format || strcmp(ctx.err.format, "vsperf-xml"))
 		abort(); /* a failure must say why and where */
 	return rc;
@@ -266,7 +230,7 @@ static uint64_t *sorted_values(const struct pc_model *m, uint64_t *total)
  */
 static void check_round_trip(const struct pc_model *m)
 {
-	struct text t = { 0 };
+	struct fuzz_text t = { 0 };
 	struct pc_model again;
 	uint64_t total, total_again, *values, *values_again;
 

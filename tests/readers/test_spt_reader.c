@@ -415,7 +415,7 @@ static void test_lbr_pairs(void **state)
 	sptb_lbr(&f->b, 2, pairs); /* identical: merged, +1 */
 	assert_int_equal(read_built(f), 0);
 	/* on disk: to first */
-	assert_int_equal(spt_le32(f->b.image + sptb_events_offset(&f->b) + 8 + 10 + 2),
+	assert_int_equal(pc_le32(f->b.image + sptb_events_offset(&f->b) + 8 + 10 + 2),
 			 0x20);
 	assert_int_equal(f->m.ncolumns, 1);
 	col = column_of(&f->m, "lbr_branch");

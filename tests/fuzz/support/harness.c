@@ -1,0 +1,50 @@
+/* harness.c - shared pieces of the fuzz targets (see harness.h). */
+#include "harness.h"
+
+extern const struct pc_writer pc_report_writer;
+
+void fuzz_text_add(struct fuzz_text *t, const void *bytes, size_t len)
+{
+	pc_grow(&t->buf, &t->cap, t->len + len + 1, 1);
+	memcpy(t->buf + t->len, bytes, len);
+	t->len += len;
+	t->buf[t->len] = '\0';
+}
+
+FILE *fuzz_null_output(void)
+{
+	static FILE *devnull;
+
+	if (!devnull)
+		devnull = fopen("/dev/null", "w");
+	if (!devnull)
+		abort();
+	return devnull;
+}
+
+int fuzz_read(struct pc_ctx *ctx, const struct pc_reader *reader, const char *name,
+	      const uint8_t *data, size_t size, bool unknown_size, struct pc_model *m)
+{
+	struct pc_input in;
+	int rc;
+
+	pc_input_from_memory(&in, name, data, size);
+	if (unknown_size)
+		in.size = PC_SIZE_UNKNOWN;
+	rc = reader->read(ctx, &in, m);
+	pc_input_close(&in);
+	if (!rc)
+		pc_model_finalize(m);
+	else if (ctx->err.status == PC_STATUS_OK || !ctx->err.message[0])
+		abort(); /* a failure must say why */
+	return rc;
+}
+
+int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m)
+{
+	struct pc_output out = { .fp = fuzz_null_output() };
+
+	ctx->opt.tree = true;
+	ctx->opt.top = 5;
+	return pc_report_writer.write(ctx, m, &out);
+}

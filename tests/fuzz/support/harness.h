@@ -1,0 +1,34 @@
+/*
+ * harness.h - what the libFuzzer targets in tests/fuzz share: reading an
+ * input as a file or as a pipe, a text buffer, and running the report
+ * writer into /dev/null. Linked into every target by the Makefile.
+ */
+#ifndef PC_FUZZ_HARNESS_H
+#define PC_FUZZ_HARNESS_H
+
+#include "core/format.h"
+
+/* A growing byte buffer, always NUL-terminated once anything is added. */
+struct fuzz_text {
+	char *buf;
+	size_t len, cap;
+};
+
+void fuzz_text_add(struct fuzz_text *t, const void *bytes, size_t len);
+
+/* /dev/null, opened once. */
+FILE *fuzz_null_output(void);
+
+/*
+ * Reads size bytes at data with reader into m, as a file of that size or,
+ * with unknown_size, as from a pipe (name names the input). Finalizes m on
+ * success. A failure must say why: an error without a status or message
+ * aborts. ctx is the caller's (initialized, options set) and keeps the error.
+ */
+int fuzz_read(struct pc_ctx *ctx, const struct pc_reader *reader, const char *name,
+	      const uint8_t *data, size_t size, bool unknown_size, struct pc_model *m);
+
+/* Runs `report --tree --top 5` on m into /dev/null; ctx keeps any error. */
+int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m);
+
+#endif
