@@ -19,9 +19,9 @@ FUZZ_SECONDS ?= 60
 
 CFLAGS ?= -O2 -g
 PKGS := zlib libprotobuf-c libxml-2.0
-PC_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra \
+PC_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -pthread
 TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 

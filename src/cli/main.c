@@ -33,6 +33,7 @@ static const char usage_text[] =
 	"      --binary NAME the binary (path or file name) a per-binary output keeps\n"
 	"      --base ADDR   the load base to subtract from runtime addresses\n"
 	"      --lbr-ranges  AutoFDO output: ranges from SPT LBR records too\n"
+	"      --threads N   threads a reader may use (default: one per CPU)\n"
 	"\n"
 	"folded output (stackcollapse-perf.pl's options):\n"
 	"      --pid         root frame comm-PID\n"
@@ -74,7 +75,7 @@ static int report_error(const struct pc_ctx *ctx)
 enum long_only {
 	OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
 	OPT_SKIP_BAD, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ADDRS, OPT_EVENT,
-	OPT_TOP, OPT_TREE, OPT_BINARY, OPT_BASE, OPT_LBR_RANGES,
+	OPT_TOP, OPT_TREE, OPT_BINARY, OPT_BASE, OPT_LBR_RANGES, OPT_THREADS,
 };
 
 static const struct option convert_options[] = {
@@ -101,6 +102,7 @@ static const struct option convert_options[] = {
 	{ "binary", required_argument, NULL, OPT_BINARY },
 	{ "base", required_argument, NULL, OPT_BASE },
 	{ "lbr-ranges", no_argument, NULL, OPT_LBR_RANGES },
+	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -109,6 +111,18 @@ struct cli {
 	struct pc_options opt;
 	unsigned views;
 };
+
+/* A decimal number from 1 to max into *value; -1 if optarg is not one. */
+static int parse_count(const char *optarg_text, unsigned long max, unsigned *value)
+{
+	char *end;
+	unsigned long n = strtoul(optarg_text, &end, 10);
+
+	if (*end || !*optarg_text || *optarg_text == '-' || n == 0 || n > max)
+		return -1;
+	*value = (unsigned)n;
+	return 0;
+}
 
 static int parse_options(int argc, char **argv, const char *short_opts, struct cli *cli)
 {
@@ -150,16 +164,16 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 			cli->opt.has_base = true;
 			break;
 		}
-		case OPT_TOP: {
-			char *end;
-			unsigned long top = strtoul(optarg, &end, 10);
-
-			if (*end || !*optarg || top == 0 || top > 1000000)
+		case OPT_TOP:
+			if (parse_count(optarg, 1000000, &cli->opt.top))
 				return usage_error("--top takes a number from 1 to 1000000, not '%s'",
 						   optarg);
-			cli->opt.top = (unsigned)top;
 			break;
-		}
+		case OPT_THREADS:
+			if (parse_count(optarg, 64, &cli->opt.threads))
+				return usage_error("--threads takes a number from 1 to 64, not '%s'",
+						   optarg);
+			break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
@@ -184,18 +198,22 @@ static const struct pc_writer *pick_writer(const struct cli *cli)
 	return pc_writer_for_path(cli->output);
 }
 
-static void print_summary(const struct pc_model *m, const struct cli *cli, double seconds,
+static void print_summary(const struct pc_ctx *ctx, const struct pc_model *m,
+			  const struct cli *cli, double seconds,
 			  const struct pc_convert_timing *timing)
 {
 	double megabytes = (double)timing->read_bytes / (1024.0 * 1024.0);
 	double read_seconds = timing->read_seconds > 1e-6 ? timing->read_seconds : 1e-6;
+	char threads[32] = "";
 
+	if (ctx->threads_used > 1)
+		snprintf(threads, sizeof(threads), " on %u threads", ctx->threads_used);
 	fprintf(stderr,
 		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
-		"wrote %s in %.3f s (read %.1f MB in %.3f s, %.0f MB/s; finalize %.3f s; "
+		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s; "
 		"write %.3f s)\n",
 		m->nsamples, m->stacks.count - 1, m->nframes, m->nmodules, m->ncolumns,
-		cli->output, seconds, megabytes, timing->read_seconds,
+		cli->output, seconds, megabytes, timing->read_seconds, threads,
 		megabytes / read_seconds, timing->finalize_seconds, timing->write_seconds);
 }
 
@@ -219,7 +237,7 @@ static int run_convert(struct cli *cli, struct pc_convert_request *req)
 	if (!cli->opt.quiet)
 		pc_ctx_print_warnings(&ctx, stderr);
 	if (!status && cli->opt.verbose && !cli->opt.quiet)
-		print_summary(&m, cli, (double)(end.tv_sec - start.tv_sec) +
+		print_summary(&ctx, &m, cli, (double)(end.tv_sec - start.tv_sec) +
 					       (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			      &timing);
 	pc_model_release(&m);

@@ -1,11 +1,23 @@
-/* ctx.c - counted warnings of one run. */
+/* ctx.c - counted warnings of one run, and what it may use. */
+#define _DEFAULT_SOURCE 1 /* _SC_NPROCESSORS_ONLN */
 #include "ctx.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 
 void pc_ctx_init(struct pc_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
+}
+
+unsigned pc_ctx_threads(const struct pc_ctx *ctx)
+{
+	long cpus;
+
+	if (ctx->opt.threads)
+		return ctx->opt.threads;
+	cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 1 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
 }
 
 static struct pc_warning *find_or_add(struct pc_ctx *ctx, const char *key)
@@ -40,6 +52,23 @@ int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 		return -1;
 	}
 	return 0;
+}
+
+void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from)
+{
+	ctx->dropped_warnings += from->dropped_warnings;
+	for (size_t i = 0; i < from->nwarnings; i++) {
+		const struct pc_warning *w = &from->warnings[i];
+		struct pc_warning *to = find_or_add(ctx, w->key);
+
+		if (!to) {
+			ctx->dropped_warnings += w->count;
+			continue;
+		}
+		if (!to->count)
+			memcpy(to->text, w->text, sizeof(to->text));
+		to->count += w->count;
+	}
 }
 
 void pc_ctx_print_warnings(const struct pc_ctx *ctx, FILE *fp)

@@ -41,6 +41,8 @@ struct pc_options {
 	/* the report writer */
 	unsigned top; /* functions in the top table; 0 = the default (20) */
 	bool tree;    /* print the call tree too */
+	/* --threads N: the threads a reader may use; 0 = one per online CPU */
+	unsigned threads;
 };
 
 struct pc_ctx {
@@ -49,6 +51,7 @@ struct pc_ctx {
 	struct pc_warning warnings[PC_MAX_WARNINGS];
 	size_t nwarnings;
 	uint64_t dropped_warnings; /* kinds beyond PC_MAX_WARNINGS */
+	unsigned threads_used;     /* the most threads a read used (for -v), 0 = 1 */
 };
 
 void pc_ctx_init(struct pc_ctx *ctx);
@@ -59,6 +62,12 @@ void pc_ctx_init(struct pc_ctx *ctx);
  */
 int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 	PC_PRINTF(3, 4);
+
+/* Adds from's warnings (counts, and the first text of each kind) to ctx. */
+void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from);
+
+/* The threads a reader may use: --threads, or the online CPUs; >= 1. */
+unsigned pc_ctx_threads(const struct pc_ctx *ctx);
 
 /* Prints "profconv: warning: TEXT (N times)" lines to fp. */
 void pc_ctx_print_warnings(const struct pc_ctx *ctx, FILE *fp);

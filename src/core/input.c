@@ -12,6 +12,7 @@ static void input_reset(struct pc_input *in, const char *name)
 {
 	memset(in, 0, sizeof(*in));
 	in->fd = -1;
+	in->limit = UINT64_MAX;
 	snprintf(in->name, sizeof(in->name), "%s", name);
 }
 
@@ -51,6 +52,22 @@ void pc_input_from_memory(struct pc_input *in, const char *name,
 	in->eof = true;
 }
 
+void pc_input_open_range(struct pc_input *in, const struct pc_input *file,
+			 uint64_t start, uint64_t end)
+{
+	input_reset(in, file->name);
+	in->fd = file->fd;
+	in->size = file->size;
+	in->data_offset = start;
+	in->limit = end;
+	in->positioned = true;
+	in->range_start = start;
+	in->progress_ranges = 1;
+	in->cap = WINDOW_BYTES;
+	in->buf = pc_xmalloc(in->cap);
+	in->data = in->buf;
+}
+
 void pc_input_close(struct pc_input *in)
 {
 	if (in->owns_fd && in->fd >= 0)
@@ -78,17 +95,42 @@ static void make_room(struct pc_input *in, size_t want)
 	in->data = in->buf;
 }
 
+/* The bytes done, for the progress bar. */
+static uint64_t progress_done(const struct pc_input *in)
+{
+	uint64_t at = in->data_offset + in->end;
+
+	if (!in->positioned)
+		return at;
+	return in->range_start + (at - in->range_start) * in->progress_ranges;
+}
+
+/* Reads into the window's free room, up to the limit: read(2)'s result. */
+static ssize_t read_more(struct pc_input *in)
+{
+	uint64_t at = in->data_offset + in->end;
+	size_t room = in->cap - in->end;
+
+	if (room > in->limit - at)
+		room = (size_t)(in->limit - at);
+	if (!room)
+		return 0;
+	if (in->positioned)
+		return pread(in->fd, in->buf + in->end, room, (off_t)at);
+	return read(in->fd, in->buf + in->end, room);
+}
+
 size_t pc_input_fill(struct pc_input *in, size_t want, const uint8_t **data)
 {
 	if (in->end - in->pos < want && !in->eof) {
 		make_room(in, want);
 		while (in->end < want && !in->eof) {
-			ssize_t got = read(in->fd, in->buf + in->end, in->cap - in->end);
+			ssize_t got = read_more(in);
 
 			if (got > 0) {
 				in->end += (size_t)got;
 				if (in->progress)
-					pc_progress_update(in->progress, in->data_offset + in->end);
+					pc_progress_update(in->progress, progress_done(in));
 			} else if (got == 0) {
 				in->eof = true;
 			} else if (errno != EINTR) {
@@ -111,8 +153,22 @@ uint64_t pc_input_offset(const struct pc_input *in)
 	return in->data_offset + in->pos;
 }
 
+/* Skips a regular file's bytes up to offset, past the window, with lseek(2). */
+static bool seek_past_window(struct pc_input *in, uint64_t offset)
+{
+	if (in->fd < 0 || in->positioned || in->eof || in->size == PC_SIZE_UNKNOWN ||
+	    offset <= in->data_offset + in->end || offset > in->size ||
+	    lseek(in->fd, (off_t)offset, SEEK_SET) != (off_t)offset)
+		return false;
+	in->data_offset = offset;
+	in->pos = in->end = 0;
+	return true;
+}
+
 bool pc_input_skip_to(struct pc_input *in, uint64_t offset)
 {
+	if (seek_past_window(in, offset))
+		return true;
 	while (pc_input_offset(in) < offset) {
 		const uint8_t *data;
 		uint64_t left = offset - pc_input_offset(in);

@@ -24,6 +24,11 @@ struct pc_input {
 	uint64_t data_offset;    /* input offset of data[0] */
 	bool eof;
 	int io_errno;            /* set when read(2) failed */
+	uint64_t limit;          /* the input ends here (a range), or UINT64_MAX */
+	bool positioned;         /* read with pread(2) at the offset: a range */
+	uint64_t range_start;    /* a range: where it starts */
+	unsigned progress_ranges; /* a range: progress counts its bytes this many
+				     times (ranges read at once, at one pace) */
 	struct pc_progress *progress; /* told the offset after each refill, or NULL */
 };
 
@@ -32,6 +37,14 @@ int pc_input_open(struct pc_input *in, const char *path, struct pc_error *err);
 /* Reads from memory that the caller keeps alive; name is for messages. */
 void pc_input_from_memory(struct pc_input *in, const char *name,
 			  const void *data, size_t size);
+/*
+ * Reads bytes [start, end) of file, an open regular file, through a window
+ * of its own and pread(2), so that ranges of one file can be read at once
+ * on several threads. Offsets, size and name are file's. Close it before
+ * file; file's own reading is not disturbed.
+ */
+void pc_input_open_range(struct pc_input *in, const struct pc_input *file,
+			 uint64_t start, uint64_t end);
 void pc_input_close(struct pc_input *in);
 
 /*

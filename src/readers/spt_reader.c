@@ -38,20 +38,19 @@
  *
  * Decoding streams through struct pc_input: memory grows with the distinct
  * (module, kind, RVA) keys and distinct LBR/stack records, not with the
- * file. IP hits are counted in one small open-addressing table per
- * (module, kind): 8-byte slots of RVA and 32-bit count, at most half full
- * so that most RVAs are found in their home slot, the home slots of a
- * record prefetched together. A total that would not fit 32 bits moves to
- * a spill table of exact 64-bit counts; a total is checked against
- * INT64_MAX at the record that adds to it. The hits are pushed into the
- * model once, at the end, by (module, kind, RVA).
+ * file. IP hits are counted in small open-addressing tables per (module,
+ * kind) (spt_ip_count.c); a total is checked against INT64_MAX at the
+ * record that adds to it. A large file is decoded in two halves at once,
+ * on two threads, with the same result (see decode_in_parallel). The hits
+ * are pushed into the model once, at the end, by (module, RVA, kind).
  */
-#define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
 #include "core/format.h"
 #include "core/utf8.h"
 #include "readers/spt_format.h"
+#include "readers/spt_ip_count.h"
 
-#include <sys/mman.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #define FORMAT "spt"
 #define WINDOW_BYTES (64u * 1024)
@@ -588,37 +587,6 @@ static int decode_events(struct spt_decoder *d)
 
 /* --- read: aggregation, then the model --- */
 
-/*
- * IP hits: one small open-addressing table per (module, kind), 8-byte
- * slots of RVA and 32-bit count, at most half full. Count 0 is an empty
- * slot; a total that would reach IP_SPILLED moves, exactly, to the spill
- * table of 64-bit counts keyed (module << 35 | kind << 32 | RVA), and the
- * slot keeps IP_SPILLED. Keying by module rather than program id merges
- * program ids that name the same module here, where the record's offset
- * is known, rather than in the model.
- */
-#define IP_SPILLED UINT32_MAX
-#define IP_NKINDS (SPT_KIND_ETW_INSTR + 1) /* the kinds of IP records */
-
-struct ip_slot {
-	uint32_t rva, count;
-};
-
-struct ip_group {
-	struct ip_slot *slots; /* NULL until the first hit */
-	size_t mask, count;    /* slots - 1; keys */
-	unsigned shift;        /* 64 - log2(slots) */
-};
-
-struct spill_slot {
-	uint64_t key, count; /* key 0: empty (model module ids start at 1) */
-};
-
-struct spill_table {
-	struct spill_slot *slots; /* NULL until the first spill */
-	size_t mask, count;
-};
-
 /* An LBR or call-stack record: (module, kind, raw items) -> count. */
 struct seq_entry {
 	uint64_t hash, count;
@@ -637,193 +605,35 @@ struct seq_table {
 	size_t mask;
 };
 
+/*
+ * What decoding counts (one per range of the file, see decode_in_parallel).
+ * IP hits go to an spt_ip_counter (spt_ip_count.c), keyed by model module
+ * rather than program id: program ids that name the same module merge
+ * there, where the record's offset is known, rather than in the model.
+ */
 struct spt_aggregate {
 	struct pc_ctx *ctx;
-	struct pc_model *m;
-	uint32_t *modules; /* model module id of each program id */
-	struct ip_group (*groups)[IP_NKINDS]; /* by model module id */
-	size_t ngroups;
-	struct spill_table spill;
+	struct pc_model *m;      /* written only by flush_model */
+	const uint32_t *modules; /* model module id of each program id */
+	struct spt_ip_counter *ips;
 	struct seq_table seqs;
 	bool kind_seen[SPT_NKINDS];
+	bool overflowed; /* stopped at a total past INT64_MAX */
 };
 
-#define IP_MIN_BITS 10 /* slots of a new table: log2 */
-#define IP_MODULE_SHIFT 35
-#define IP_KIND_SHIFT 32
-#define IP_MAX_MODULE ((1u << (64 - IP_MODULE_SHIFT)) - 1)
-
-#define HUGE_PAGE_BYTES ((size_t)2 << 20)
-
-/*
- * Zeroed memory for a table. A large table is probed at random, so it is
- * asked to live in huge pages where the system offers them (Linux
- * MADV_HUGEPAGE): TLB misses otherwise cost as much as the probes.
- */
-static void *table_alloc(size_t count, size_t size)
-{
-	size_t bytes = count * size;
-	void *table = NULL;
-
-#ifdef MADV_HUGEPAGE
-	if (bytes >= HUGE_PAGE_BYTES &&
-	    !posix_memalign(&table, HUGE_PAGE_BYTES, bytes)) {
-		madvise(table, bytes, MADV_HUGEPAGE);
-		memset(table, 0, bytes);
-		return table;
-	}
-#endif
-	return pc_xcalloc(count, size);
-}
-
-static inline size_t ip_slot_of(const struct ip_group *g, uint32_t rva)
-{
-	return (size_t)(((uint64_t)rva * 0x9E3779B97F4A7C15ULL) >> g->shift);
-}
-
-/* The slot of rva from at (its home) on: its own, or the empty one it takes. */
-static inline struct ip_slot *ip_group_find(struct ip_group *g, size_t at, uint32_t rva)
-{
-	while (g->slots[at].count && g->slots[at].rva != rva)
-		at = (at + 1) & g->mask;
-	return &g->slots[at];
-}
-
-static void ip_group_init(struct ip_group *g, unsigned bits)
-{
-	g->slots = table_alloc((size_t)1 << bits, sizeof(*g->slots));
-	g->mask = ((size_t)1 << bits) - 1;
-	g->count = 0;
-	g->shift = 64 - bits;
-}
-
-/*
- * Makes room for more keys. At most half the slots are used: most keys
- * are then found in their home slot, where a record's prefetch put them.
- */
-static void ip_group_reserve(struct ip_group *g, size_t more)
-{
-	struct ip_group bigger;
-
-	while (!g->slots || (g->count + more) * 2 > g->mask + 1) {
-		ip_group_init(&bigger, g->slots ? 64 - g->shift + 1 : IP_MIN_BITS);
-		for (size_t i = 0; g->slots && i <= g->mask; i++)
-			if (g->slots[i].count)
-				*ip_group_find(&bigger, ip_slot_of(&bigger, g->slots[i].rva),
-					       g->slots[i].rva) = g->slots[i];
-		bigger.count = g->count;
-		free(g->slots);
-		*g = bigger;
-	}
-}
-
-static inline size_t spill_slot_of(const struct spill_table *t, uint64_t key)
-{
-	return (size_t)pc_hash_u64(key) & t->mask;
-}
-
-static struct spill_slot *spill_find(struct spill_table *t, uint64_t key)
-{
-	size_t at = spill_slot_of(t, key);
-
-	while (t->slots[at].key && t->slots[at].key != key)
-		at = (at + 1) & t->mask;
-	return &t->slots[at];
-}
-
-static void spill_reserve(struct spill_table *t)
-{
-	struct spill_table bigger;
-
-	if (t->slots && (t->count + 1) * 2 <= t->mask + 1)
-		return;
-	bigger.mask = t->slots ? 2 * t->mask + 1 : 63;
-	bigger.slots = pc_xcalloc(bigger.mask + 1, sizeof(*bigger.slots));
-	bigger.count = t->count;
-	for (size_t i = 0; t->slots && i <= t->mask; i++)
-		if (t->slots[i].key)
-			*spill_find(&bigger, t->slots[i].key) = t->slots[i];
-	free(t->slots);
-	*t = bigger;
-}
-
-static uint64_t ip_key(uint32_t module, enum spt_kind kind, uint32_t rva)
-{
-	return (uint64_t)module << IP_MODULE_SHIFT | (uint64_t)kind << IP_KIND_SHIFT | rva;
-}
-
-static int fail_sum_overflow(struct spt_aggregate *agg, const struct spt_record *rec,
-			     uint64_t have)
-{
-	return pc_fail_at(&agg->ctx->err, FORMAT, rec->offset,
-			  "count overflow: adding %llu to the %llu hits already counted "
-			  "for the same %s address passes INT64_MAX",
-			  (unsigned long long)rec->count, (unsigned long long)have,
-			  spt_kind_column(rec->kind));
-}
-
-/*
- * The slow path of a hit whose total would not fit the slot's 32 bits:
- * the key's exact count lives in the spill table from then on, checked
- * against INT64_MAX as every total is.
- */
-static int spill_hit(struct spt_aggregate *agg, const struct spt_record *rec,
-		     struct ip_slot *slot)
-{
-	uint64_t key = ip_key(agg->modules[rec->progid], rec->kind, slot->rva);
-	struct spill_slot *spilled;
-	uint64_t have;
-
-	spill_reserve(&agg->spill);
-	spilled = spill_find(&agg->spill, key);
-	have = slot->count == IP_SPILLED ? spilled->count : slot->count;
-	if (have > PC_COUNT_MAX - rec->count)
-		return fail_sum_overflow(agg, rec, have);
-	spilled->key = key;
-	agg->spill.count += slot->count != IP_SPILLED;
-	spilled->count = have + rec->count;
-	slot->count = IP_SPILLED;
-	return 0;
-}
-
-#if defined(__GNUC__)
-#define PREFETCH_WRITE(addr) __builtin_prefetch((addr), 1)
-#else
-#define PREFETCH_WRITE(addr) ((void)(addr))
-#endif
-
-/*
- * The hot loop: one probe of one small table per RVA. The home slots of
- * the whole record are computed and prefetched first, so that the cache
- * misses overlap instead of following each other. The fast path adds to a
- * 32-bit count that stays below IP_SPILLED, so it cannot overflow.
- */
+/* Hands an IP record to the counter. */
 static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec)
 {
-	struct ip_group *g = &agg->groups[agg->modules[rec->progid]][rec->kind];
-	uint64_t add = rec->count;
-	uint32_t rvas[SPT_MAX_ITEMS];
-	size_t homes[SPT_MAX_ITEMS];
+	struct spt_ip_record ip = {
+		.offset = rec->offset, .count = rec->count,
+		.module = agg->modules[rec->progid], .kind = rec->kind,
+		.n = rec->n, .items = rec->items,
+	};
 
-	ip_group_reserve(g, rec->n);
-	for (unsigned i = 0; i < rec->n; i++) {
-		rvas[i] = pc_le32(rec->items + 4 * i);
-		homes[i] = ip_slot_of(g, rvas[i]);
-		PREFETCH_WRITE(&g->slots[homes[i]]);
-	}
-	for (unsigned i = 0; i < rec->n; i++) {
-		struct ip_slot *slot = ip_group_find(g, homes[i], rvas[i]);
-
-		if (!slot->count) {
-			slot->rva = rvas[i];
-			g->count++;
-		}
-		if (add < IP_SPILLED - slot->count)
-			slot->count += (uint32_t)add;
-		else if (spill_hit(agg, rec, slot))
-			return -1;
-	}
-	return 0;
+	if (!spt_ip_count(agg->ips, &ip, &agg->ctx->err))
+		return 0;
+	agg->overflowed = true;
+	return -1;
 }
 
 static void seq_table_grow(struct seq_table *t)
@@ -850,39 +660,74 @@ static bool seq_equal(const struct seq_table *t, const struct seq_entry *e,
 	       e->len == len && !memcmp(t->bytes + e->start, items, len);
 }
 
-static int add_seq_record(struct spt_aggregate *agg, const struct spt_record *rec)
+/*
+ * The entry of (module, kind, items), added with count 0 if new; NULL if
+ * the table cannot take another.
+ */
+static struct seq_entry *seq_find_or_add(struct seq_table *t, uint64_t hash,
+					 uint32_t module, enum spt_kind kind,
+					 const uint8_t *items, uint32_t len)
 {
-	struct seq_table *t = &agg->seqs;
-	uint32_t module = agg->modules[rec->progid];
-	uint32_t len = rec->n * spt_item_size(rec->op);
-	uint64_t hash = pc_hash_bytes(rec->items, len,
-				      (uint64_t)module << 8 | (uint64_t)rec->kind);
-	struct seq_entry *entry;
 	size_t at;
 
 	if (!t->slots || (t->nentries + 1) * 2 > t->mask + 1)
 		seq_table_grow(t);
 	for (at = (size_t)hash & t->mask; t->slots[at]; at = (at + 1) & t->mask) {
-		entry = &t->entries[t->slots[at] - 1];
-		if (!seq_equal(t, entry, hash, module, rec->kind, rec->items, len))
-			continue;
-		if (entry->count > PC_COUNT_MAX - rec->count)
-			return fail_sum_overflow(agg, rec, entry->count);
-		entry->count += rec->count;
-		return 0;
+		struct seq_entry *entry = &t->entries[t->slots[at] - 1];
+
+		if (seq_equal(t, entry, hash, module, kind, items, len))
+			return entry;
 	}
 	if (t->nentries >= UINT32_MAX - 1)
-		return pc_fail_at(&agg->ctx->err, FORMAT, rec->offset,
-				  "too many distinct LBR and call-stack records");
+		return NULL;
 	pc_grow(&t->entries, &t->entries_cap, t->nentries + 1, sizeof(*t->entries));
 	pc_grow(&t->bytes, &t->bytes_cap, t->nbytes + len, 1);
-	memcpy(t->bytes + t->nbytes, rec->items, len);
+	memcpy(t->bytes + t->nbytes, items, len);
 	t->entries[t->nentries] = (struct seq_entry){
-		.hash = hash, .count = rec->count, .module = module,
-		.kind = rec->kind, .start = t->nbytes, .len = len,
+		.hash = hash, .module = module, .kind = kind, .start = t->nbytes, .len = len,
 	};
 	t->nbytes += len;
 	t->slots[at] = (uint32_t)++t->nentries;
+	return &t->entries[t->nentries - 1];
+}
+
+static int add_seq_record(struct spt_aggregate *agg, const struct spt_record *rec)
+{
+	uint32_t module = agg->modules[rec->progid];
+	uint32_t len = rec->n * spt_item_size(rec->op);
+	uint64_t hash = pc_hash_bytes(rec->items, len,
+				      (uint64_t)module << 8 | (uint64_t)rec->kind);
+	struct seq_entry *entry = seq_find_or_add(&agg->seqs, hash, module, rec->kind,
+						  rec->items, len);
+
+	if (!entry)
+		return pc_fail_at(&agg->ctx->err, FORMAT, rec->offset,
+				  "too many distinct LBR and call-stack records");
+	if (entry->count > PC_COUNT_MAX - rec->count) {
+		agg->overflowed = true;
+		return spt_fail_sum_overflow(&agg->ctx->err, rec->offset, rec->kind,
+					     rec->count, entry->count);
+	}
+	entry->count += rec->count;
+	return 0;
+}
+
+/*
+ * Adds from's entries to into, new ones in from's order (so that into's
+ * order is the order of first appearance). Returns -1 if a total would
+ * pass INT64_MAX or into is full.
+ */
+static int seq_table_merge(struct seq_table *into, const struct seq_table *from)
+{
+	for (size_t i = 0; i < from->nentries; i++) {
+		const struct seq_entry *e = &from->entries[i];
+		struct seq_entry *to = seq_find_or_add(into, e->hash, e->module, e->kind,
+						       from->bytes + e->start, e->len);
+
+		if (!to || to->count > PC_COUNT_MAX - e->count)
+			return -1;
+		to->count += e->count;
+	}
 	return 0;
 }
 
@@ -915,78 +760,38 @@ static int fail_model_overflow(struct spt_aggregate *agg, uint64_t offset)
 			  "count overflow: a sample's total passes INT64_MAX");
 }
 
-/* Sorts hits by RVA: an LSD radix sort, one pass per RVA byte that varies. */
-static void sort_ip_hits(struct ip_slot *hits, size_t n)
+/*
+ * A module's IP hits, by RVA: one frame and one-frame stack per RVA, and
+ * a value in the column of each kind that hit it.
+ */
+static int flush_ip_module(struct spt_aggregate *agg, uint32_t module,
+			   const int *columns, uint64_t end)
 {
-	struct ip_slot *spare = pc_xmalloc((n + 1) * sizeof(*spare));
-	struct ip_slot *src = hits, *dst = spare;
-
-	for (unsigned shift = 0; n && shift < 32; shift += 8) {
-		size_t counts[256] = { 0 }, at = 0;
-
-		for (size_t i = 0; i < n; i++)
-			counts[(src[i].rva >> shift) & 0xff]++;
-		if (counts[(src[0].rva >> shift) & 0xff] == n)
-			continue;
-		for (size_t digit = 0; digit < 256; digit++) {
-			size_t here = counts[digit];
-
-			counts[digit] = at;
-			at += here;
-		}
-		for (size_t i = 0; i < n; i++)
-			dst[counts[(src[i].rva >> shift) & 0xff]++] = src[i];
-		dst = src;
-		src = src == hits ? spare : hits;
-	}
-	if (src != hits)
-		memcpy(hits, src, n * sizeof(*hits));
-	free(spare);
-}
-
-static uint64_t ip_hit_count(struct spt_aggregate *agg, uint32_t module,
-			     enum spt_kind kind, const struct ip_slot *hit)
-{
-	if (hit->count != IP_SPILLED)
-		return hit->count;
-	return spill_find(&agg->spill, ip_key(module, kind, hit->rva))->count;
-}
-
-/* One (module, kind)'s hits, by RVA. */
-static int flush_ip_group(struct spt_aggregate *agg, uint32_t module, enum spt_kind kind,
-			  int column, uint64_t end)
-{
-	const struct ip_group *g = &agg->groups[module][kind];
-	struct ip_slot *hits = pc_xmalloc((g->count + 1) * sizeof(*hits));
-	size_t nhits = 0;
+	size_t nhits;
+	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	struct pc_sample sample = { 0 };
 	int ret = 0;
 
-	for (size_t i = 0; g->slots && i <= g->mask; i++)
-		if (g->slots[i].count)
-			hits[nhits++] = g->slots[i];
-	sort_ip_hits(hits, nhits);
 	for (size_t i = 0; i < nhits && !ret; i++) {
-		uint32_t frame = add_rva_frame(agg->m, module, hits[i].rva);
-		struct pc_sample sample = {
-			.stack = pc_model_add_stack(agg->m, &frame, 1),
-		};
+		if (!i || hits[i].rva != hits[i - 1].rva) {
+			uint32_t frame = add_rva_frame(agg->m, module, hits[i].rva);
 
-		if (pc_model_add_sample(agg->m, &sample, (size_t)column,
-					ip_hit_count(agg, module, kind, &hits[i])))
+			sample.stack = pc_model_add_stack(agg->m, &frame, 1);
+		}
+		if (pc_model_add_sample(agg->m, &sample, (size_t)columns[hits[i].kind],
+					hits[i].count))
 			ret = fail_model_overflow(agg, end);
 	}
 	free(hits);
 	return ret;
 }
 
-/* IP hits, by (module, kind, RVA) so frames are added in that order. */
+/* IP hits, by (module, RVA, kind) so frames are added in that order. */
 static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
 {
-	for (uint32_t module = 1; module < agg->ngroups; module++)
-		for (int kind = 0; kind < IP_NKINDS; kind++)
-			if (agg->groups[module][kind].count &&
-			    flush_ip_group(agg, module, (enum spt_kind)kind, columns[kind], end))
-				return -1;
+	for (uint32_t module = 1; module <= agg->m->nmodules; module++)
+		if (flush_ip_module(agg, module, columns, end))
+			return -1;
 	return 0;
 }
 
@@ -1106,67 +911,244 @@ static void add_metadata(struct pc_model *m, const struct spt_header *hdr)
 	add_fact_u64(m, "spt.event_stream_offset", true, hdr->events_offset);
 }
 
-static int add_modules(struct spt_aggregate *agg, const struct spt_file *file)
+/* The model module of each program id, into *modules (malloc'ed). */
+static int add_modules(struct pc_ctx *ctx, struct pc_model *m, const struct spt_file *file,
+		       uint32_t **modules)
 {
-	agg->modules = pc_xcalloc(file->hdr.progids_used, sizeof(*agg->modules));
+	*modules = pc_xcalloc(file->hdr.progids_used, sizeof(**modules));
 	for (size_t i = 0; i < file->hdr.progids_used; i++) {
 		const struct spt_progid *prog = &file->progids[i];
 		char build_id[64];
 		struct pc_module module = { 0 };
 
 		format_build_id(prog, build_id, sizeof(build_id));
-		module.name = pc_model_intern(agg->m, prog->name, prog->name_len);
-		module.build_id = pc_model_intern_cstr(agg->m, build_id);
+		module.name = pc_model_intern(m, prog->name, prog->name_len);
+		module.build_id = pc_model_intern_cstr(m, build_id);
 		module.has_pdb = true;
 		module.pdb = (struct pc_pdb_id){
 			.data1 = prog->data1, .data2 = prog->data2, .data3 = prog->data3,
 			.age = prog->age,
 		};
 		memcpy(module.pdb.data4, prog->data4, sizeof(module.pdb.data4));
-		agg->modules[i] = pc_model_add_module(agg->m, &module);
-		if (agg->modules[i] > IP_MAX_MODULE)
-			return pc_fail_at(&agg->ctx->err, FORMAT, file->hdr.progid_offset,
+		(*modules)[i] = pc_model_add_module(m, &module);
+		if ((*modules)[i] > SPT_IP_MAX_MODULE)
+			return pc_fail_at(&ctx->err, FORMAT, file->hdr.progid_offset,
 					  "too many modules in one profile (at most %u)",
-					  IP_MAX_MODULE);
+					  SPT_IP_MAX_MODULE);
 	}
-	agg->ngroups = agg->m->nmodules + 1;
-	agg->groups = pc_xcalloc(agg->ngroups, sizeof(*agg->groups));
 	return 0;
+}
+
+static void aggregate_init(struct spt_aggregate *agg, struct pc_ctx *ctx,
+			   struct pc_model *m, const uint32_t *modules)
+{
+	*agg = (struct spt_aggregate){
+		.ctx = ctx, .m = m, .modules = modules,
+		.ips = spt_ip_counter_new((uint32_t)m->nmodules),
+	};
 }
 
 static void aggregate_release(struct spt_aggregate *agg)
 {
-	for (size_t i = 0; i < agg->ngroups; i++)
-		for (int kind = 0; kind < IP_NKINDS; kind++)
-			free(agg->groups[i][kind].slots);
-	free(agg->groups);
-	free(agg->modules);
-	free(agg->spill.slots);
+	spt_ip_counter_free(agg->ips);
 	free(agg->seqs.entries);
 	free(agg->seqs.bytes);
 	free(agg->seqs.slots);
+	memset(agg, 0, sizeof(*agg));
+}
+
+/* Adds from's counts to into's; -1 if a total would pass INT64_MAX. */
+static int aggregate_merge(struct spt_aggregate *into, const struct spt_aggregate *from)
+{
+	for (int kind = 0; kind < SPT_NKINDS; kind++)
+		into->kind_seen[kind] |= from->kind_seen[kind];
+	if (spt_ip_counter_merge(into->ips, from->ips) ||
+	    seq_table_merge(&into->seqs, &from->seqs))
+		return -1;
+	return 0;
+}
+
+static int decode_sequentially(struct spt_aggregate *agg, const struct spt_file *file,
+			       struct pc_input *in)
+{
+	struct spt_decoder d = {
+		.ctx = agg->ctx, .in = in, .file = file,
+		.emit = aggregate_record, .data = agg,
+	};
+
+	return decode_events(&d);
+}
+
+/* --- parallel decoding ---
+ *
+ * A regular file of PARALLEL_MIN_BYTES or more is cut at the segment
+ * boundary nearest after the middle of its events, found by hopping over
+ * the BINARY_ID headers. The two ranges are decoded at once, each with its
+ * own input, counts, warnings and error, and then merged, first range
+ * first. The result is the sequential one: a segment holds all that its
+ * records mean (a REPEAT does not cross it), so the second range decodes
+ * as it would after the first. The error is the first range's, else the
+ * second's; the warnings are the first range's, then, if it had no error,
+ * the second's. What a range cannot know is the counts before it, so a
+ * count overflow in the second range or in the merge means decoding the
+ * file again, sequentially, to report the overflow where it happens.
+ */
+#define PARALLEL_MIN_BYTES ((uint64_t)4 << 20)
+#define SPLIT_MAX_HOPS 16384 /* more segments than this before the middle: no split */
+
+struct spt_range {
+	struct pc_ctx ctx;
+	struct pc_input in;
+	struct spt_aggregate agg;
+	struct spt_decoder d;
+	int ret;
+};
+
+/*
+ * The segment boundary at or after the middle of the events, or 0 if
+ * there is none to cut at: a header that is not a well-formed BINARY_ID,
+ * too many segments, or no boundary before the end.
+ */
+static uint64_t find_split(const struct pc_input *in, uint64_t events_offset)
+{
+	uint64_t at = events_offset;
+	uint64_t middle = events_offset + (in->size - events_offset) / 2;
+
+	for (unsigned hops = 0; at < middle; hops++) {
+		uint8_t head[SPT_BINARY_ID_SIZE];
+		uint32_t length;
+
+		if (hops == SPLIT_MAX_HOPS ||
+		    pread(in->fd, head, sizeof(head), (off_t)at) != (ssize_t)sizeof(head) ||
+		    head[0] != SPT_OP_BINARY_ID)
+			return 0;
+		length = pc_le32(head + SPT_BINARY_ID_OFF_LENGTH);
+		if (length < 4)
+			return 0;
+		at += SPT_BINARY_ID_OFF_LENGTH + (uint64_t)length;
+	}
+	return at < in->size ? at : 0;
+}
+
+/* Range [start, end) of in's events, decoded as if a segment ended at start. */
+static void range_init(struct spt_range *r, const struct spt_aggregate *agg,
+		       const struct spt_file *file, const struct pc_input *in,
+		       uint64_t start, uint64_t end)
+{
+	pc_ctx_init(&r->ctx);
+	r->ctx.opt = agg->ctx->opt;
+	pc_input_open_range(&r->in, in, start, end);
+	aggregate_init(&r->agg, &r->ctx, agg->m, agg->modules);
+	r->d = (struct spt_decoder){
+		.ctx = &r->ctx, .in = &r->in, .file = file,
+		.emit = aggregate_record, .data = &r->agg,
+		.had_segment = start > file->hdr.events_offset, .segment_end = start,
+	};
+}
+
+static void range_release(struct spt_range *r)
+{
+	aggregate_release(&r->agg);
+	pc_input_close(&r->in);
+}
+
+static void *decode_range(void *arg)
+{
+	struct spt_range *r = arg;
+
+	r->ret = decode_events(&r->d);
+	return NULL;
+}
+
+/*
+ * The two ranges' outcome, into agg and its ctx: 0 (agg has the counts),
+ * -1 (the ctx has the error), or 1: decode sequentially instead.
+ */
+static int merge_ranges(struct spt_aggregate *agg, struct spt_range *first,
+			struct spt_range *second)
+{
+	struct pc_ctx *ctx = agg->ctx;
+
+	if (first->ret) {
+		pc_ctx_add_warnings(ctx, &first->ctx);
+		ctx->err = first->ctx.err;
+		return -1;
+	}
+	if (second->agg.overflowed || aggregate_merge(&first->agg, &second->agg))
+		return 1;
+	pc_ctx_add_warnings(ctx, &first->ctx);
+	pc_ctx_add_warnings(ctx, &second->ctx);
+	if (second->ret) {
+		ctx->err = second->ctx.err;
+		return -1;
+	}
+	aggregate_release(agg);
+	*agg = first->agg;
+	agg->ctx = ctx;
+	memset(&first->agg, 0, sizeof(first->agg));
+	return 0;
+}
+
+/*
+ * Decodes in's events in two ranges at once when that is worth it (see
+ * above). Returns 0 or -1 as decode_events does, or 1 when the events are
+ * to be decoded sequentially (in is untouched then).
+ */
+static int decode_in_parallel(struct spt_aggregate *agg, const struct spt_file *file,
+			      const struct pc_input *in)
+{
+	struct spt_range *ranges;
+	pthread_t thread;
+	uint64_t split;
+	int ret = 1;
+
+	if (pc_ctx_threads(agg->ctx) < 2 || in->fd < 0 || in->size == PC_SIZE_UNKNOWN ||
+	    in->size < PARALLEL_MIN_BYTES || !(split = find_split(in, file->hdr.events_offset)))
+		return 1;
+	ranges = pc_xcalloc(2, sizeof(*ranges));
+	range_init(&ranges[0], agg, file, in, file->hdr.events_offset, split);
+	range_init(&ranges[1], agg, file, in, split, in->size);
+	ranges[0].in.progress = in->progress;
+	ranges[0].in.progress_ranges = 2;
+	if (!pthread_create(&thread, NULL, decode_range, &ranges[1])) {
+		if (agg->ctx->threads_used < 2)
+			agg->ctx->threads_used = 2;
+		decode_range(&ranges[0]);
+		pthread_join(thread, NULL);
+		ret = merge_ranges(agg, &ranges[0], &ranges[1]);
+	}
+	range_release(&ranges[0]);
+	range_release(&ranges[1]);
+	free(ranges);
+	return ret;
 }
 
 static int spt_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct spt_file file = { 0 };
-	struct spt_aggregate agg = { .ctx = ctx, .m = m };
-	struct spt_decoder d = {
-		.ctx = ctx, .in = in, .file = &file,
-		.emit = aggregate_record, .data = &agg,
-	};
-	int ret = -1;
+	struct spt_aggregate agg = { 0 };
+	uint32_t *modules = NULL;
+	int ret = -1, decoded;
 
 	if (read_header(ctx, in, &file.hdr) || read_tables(ctx, in, &file))
 		goto out;
 	add_metadata(m, &file.hdr);
-	if (add_modules(&agg, &file) || decode_events(&d) || flush_model(&agg, pc_input_offset(in)))
+	if (add_modules(ctx, m, &file, &modules))
+		goto out;
+	aggregate_init(&agg, ctx, m, modules);
+	decoded = decode_in_parallel(&agg, &file, in);
+	if (decoded > 0)
+		decoded = decode_sequentially(&agg, &file, in);
+	else if (!decoded)
+		pc_input_skip_to(in, in->size);
+	if (decoded || flush_model(&agg, pc_input_offset(in)))
 		goto out;
 	ret = 0;
 out:
 	if (ret)
 		pc_error_set_path(&ctx->err, in->name);
 	aggregate_release(&agg);
+	free(modules);
 	spt_file_release(&file);
 	return ret;
 }

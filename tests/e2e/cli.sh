@@ -14,10 +14,10 @@ check() { # description expected-status command...
 	fi
 }
 expect_stderr() { # description regex
-	grep -Eq "$2" "$TMPDIR/stderr" || { echo "FAIL: $1: stderr lacks /$2/:"; cat "$TMPDIR/stderr"; fail=1; }
+	grep -Eq -e "$2" "$TMPDIR/stderr" || { echo "FAIL: $1: stderr lacks /$2/:"; cat "$TMPDIR/stderr"; fail=1; }
 }
 expect_stdout() {
-	grep -Eq "$2" "$TMPDIR/stdout" || { echo "FAIL: $1: stdout lacks /$2/:"; head -5 "$TMPDIR/stdout"; fail=1; }
+	grep -Eq -e "$2" "$TMPDIR/stdout" || { echo "FAIL: $1: stdout lacks /$2/:"; head -5 "$TMPDIR/stdout"; fail=1; }
 }
 demo=$SAMPLES/demo.spt
 
@@ -41,6 +41,11 @@ check "unknown -f" 2 "$PROFCONV" convert -f nope -o "$TMPDIR/x.pb.gz" "$demo"
 check "output format not inferable" 2 "$PROFCONV" convert -o "$TMPDIR/x.bin" "$demo"
 expect_stderr "output format not inferable" "name it with -t"
 check "info with two inputs" 2 "$PROFCONV" info "$demo" "$demo"
+for n in 0 65 -1 two ''; do
+	check "--threads '$n'" 2 "$PROFCONV" convert --threads "$n" -o "$TMPDIR/x.pb.gz" "$demo"
+	expect_stderr "--threads '$n'" "--threads takes a number from 1 to 64, not '$n'"
+done
+check "--threads 1" 0 "$PROFCONV" convert --threads 1 -o "$TMPDIR/t1.pb.gz" "$demo"
 
 # bad input: exit 1, a located message, no output, an old output untouched
 printf 'not a profile at all\n' > "$TMPDIR/junk.txt"

@@ -10,6 +10,7 @@
 #include "core/format.h"
 #include "readers/spt_format.h"
 #include "support/spt_builder.h"
+#include "support/write_model.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -585,6 +586,288 @@ static void test_streaming_large_input(void **state)
 		pc_model_release(&from_file);
 	}
 	unlink(path);
+}
+
+/* --- two threads ---
+ *
+ * A file of 4 MB or more is decoded in two halves at once. Each test
+ * builds one with filler in the middle, writes it to a file, reads it with
+ * --threads 1 and with --threads 2, and expects the same outcome: the same
+ * dump, or the same error at the same offset, and the same warnings.
+ */
+
+#define FILLER_BYTES ((size_t)5 << 20) /* the split falls inside it */
+
+/* Segments of 255-RVA IP records of program 0 until the file grows by bytes. */
+static void filler(struct fixture *f, size_t bytes)
+{
+	uint64_t end = sptb_offset(&f->b) + bytes;
+	uint32_t rvas[255];
+
+	for (uint32_t i = 0; sptb_offset(&f->b) < end; i++) {
+		if (i % 64 == 0)
+			sptb_segment(&f->b, 0);
+		for (uint32_t k = 0; k < 255; k++)
+			rvas[k] = 0x1000 + (i * 31 + k * 17) % 3000;
+		if (i % 5 == 0)
+			sptb_repeat(&f->b, i % 7);
+		sptb_rvas(&f->b, i % 3 ? SPT_OP_UNHALT_CYCLE : SPT_OP_RETIRE_INSTR, 255, rvas);
+	}
+}
+
+/* Records whose counts merge across the halves, and two kinds of warnings. */
+static void shared_records(struct fixture *f, uint32_t salt)
+{
+	const uint32_t pairs[] = { 0x30, 0x40, 0x50, 0x60 + salt };
+	const uint32_t stack[] = { 0x100, 0x200, 0x300 + salt };
+	const uint32_t rvas[] = { 0x10, 0x20, 0x1000 + salt };
+
+	sptb_segment(&f->b, 1);
+	sptb_repeat(&f->b, 9);
+	sptb_rvas(&f->b, SPT_OP_ETW_INSTR, 3, rvas);
+	sptb_lbr(&f->b, 1, pairs);
+	sptb_lbr(&f->b, 2, pairs);
+	sptb_rvas(&f->b, SPT_OP_ETW_CALLSTACK, 2, stack);
+	sptb_rvas(&f->b, SPT_OP_ETW_CALLSTACK, 3, stack);
+	sptb_repeat(&f->b, 1);
+	sptb_repeat(&f->b, 2); /* replaces the one before: a warning */
+	sptb_rvas(&f->b, SPT_OP_L1_DCACHE_MISS, 3, rvas);
+	sptb_repeat(&f->b, 4); /* dangling at the segment's end: a warning */
+}
+
+struct outcome {
+	struct pc_ctx ctx;
+	int rc;
+	char *dump; /* when rc is 0 */
+};
+
+static void read_with_threads(const char *path, unsigned threads, bool strict,
+			      struct outcome *o)
+{
+	struct pc_model m;
+	struct pc_input in;
+	size_t size;
+
+	pc_ctx_init(&o->ctx);
+	o->ctx.opt.threads = threads;
+	o->ctx.opt.strict = strict;
+	o->dump = NULL;
+	pc_model_init(&m);
+	assert_int_equal(pc_input_open(&in, path, &o->ctx.err), 0);
+	o->rc = pc_spt_reader.read(&o->ctx, &in, &m);
+	pc_input_close(&in);
+	if (!o->rc)
+		assert_int_equal(pct_write_model(&o->ctx, &m, pc_writer_find("dump"),
+						 &o->dump, &size), 0);
+	pc_model_release(&m);
+}
+
+static void assert_same_warnings(const struct pc_ctx *a, const struct pc_ctx *b)
+{
+	assert_int_equal(a->nwarnings, b->nwarnings);
+	assert_int_equal(a->dropped_warnings, b->dropped_warnings);
+	for (size_t i = 0; i < a->nwarnings; i++) {
+		assert_string_equal(a->warnings[i].text, b->warnings[i].text);
+		assert_int_equal(a->warnings[i].count, b->warnings[i].count);
+	}
+}
+
+/*
+ * Builds f's file, reads it with one thread and with two, checks that two
+ * were used and that both give the same outcome, left in *two.
+ */
+static void expect_same_on_two_threads(struct fixture *f, bool strict, struct outcome *two)
+{
+	char path[] = "/tmp/pc-test-spt2.XXXXXX";
+	struct outcome one;
+	int fd;
+
+	sptb_build(&f->b);
+	assert_true(f->b.size >= FILLER_BYTES);
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, f->b.image, f->b.size), (ssize_t)f->b.size);
+	close(fd);
+	read_with_threads(path, 1, strict, &one);
+	read_with_threads(path, 2, strict, two);
+	unlink(path);
+	assert_true(one.ctx.threads_used <= 1);
+	assert_int_equal(two->ctx.threads_used, 2);
+	assert_int_equal(one.rc, two->rc);
+	if (one.rc) {
+		assert_int_equal(one.ctx.err.where, two->ctx.err.where);
+		assert_int_equal(one.ctx.err.offset, two->ctx.err.offset);
+		assert_string_equal(one.ctx.err.message, two->ctx.err.message);
+	} else {
+		assert_string_equal(one.dump, two->dump);
+	}
+	assert_same_warnings(&one.ctx, &two->ctx);
+	free(one.dump);
+}
+
+static void two_programs(struct fixture *f)
+{
+	sptb_program(&f->b, GUID_DEMO, 0x1a, "demo.exe");
+	sptb_program(&f->b, GUID_OTHER, 3, "other.dll");
+}
+
+static void test_two_threads_same_result(void **state)
+{
+	struct fixture *f = *state;
+	struct outcome two;
+
+	two_programs(f);
+	shared_records(f, 0);
+	filler(f, FILLER_BYTES);
+	shared_records(f, 1);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, 0);
+	assert_int_equal(two.ctx.nwarnings, 2);
+	assert_int_equal(two.ctx.warnings[0].count, 2);
+	assert_int_equal(two.ctx.warnings[1].count, 2);
+	assert_non_null(strstr(two.dump, "lbr_branch"));
+	free(two.dump);
+}
+
+/* An error in either half is the error; warnings after it are not kept. */
+static void test_two_threads_error_in_second_half(void **state)
+{
+	struct fixture *f = *state;
+	struct outcome two;
+	uint64_t at;
+
+	two_programs(f);
+	shared_records(f, 0);
+	filler(f, FILLER_BYTES);
+	shared_records(f, 1);
+	sptb_segment(&f->b, 0);
+	at = sptb_offset(&f->b);
+	sptb_raw(&f->b, "\x77\x00", 2);
+	shared_records(f, 2);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, -1);
+	assert_int_equal(two.ctx.err.offset, at);
+	assert_message_has(&two.ctx.err, "unknown opcode 0x77");
+	assert_int_equal(two.ctx.warnings[0].count, 2);
+}
+
+static void test_two_threads_error_in_first_half(void **state)
+{
+	struct fixture *f = *state;
+	struct outcome two;
+	uint64_t at;
+
+	two_programs(f);
+	shared_records(f, 0);
+	sptb_segment(&f->b, 0);
+	at = sptb_offset(&f->b);
+	sptb_raw(&f->b, "\x77\x00", 2);
+	filler(f, FILLER_BYTES);
+	shared_records(f, 1);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, -1);
+	assert_int_equal(two.ctx.err.offset, at);
+	assert_int_equal(two.ctx.warnings[0].count, 1);
+}
+
+static void test_two_threads_strict(void **state)
+{
+	struct fixture *f = *state;
+	struct outcome two;
+
+	two_programs(f);
+	filler(f, FILLER_BYTES);
+	shared_records(f, 1);
+	expect_same_on_two_threads(f, true, &two);
+	assert_int_equal(two.rc, -1);
+	assert_message_has(&two.ctx.err, "replaces it");
+}
+
+/* A record of 2^62 + 1 hits (an IP at 0x10, or the LBR pair 1->2); its offset. */
+static uint64_t big_record(struct fixture *f, bool lbr)
+{
+	const uint32_t pair[] = { 1, 2 };
+	uint64_t at;
+
+	sptb_repeat(&f->b, TWO_POW(62));
+	at = sptb_offset(&f->b);
+	if (lbr)
+		sptb_lbr(&f->b, 1, pair);
+	else
+		ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
+	return at;
+}
+
+/* A total that passes INT64_MAX only with both halves' counts. */
+static void expect_overflow_across_halves(struct fixture *f, bool lbr)
+{
+	struct outcome two;
+	uint64_t at;
+
+	two_programs(f);
+	sptb_segment(&f->b, 1);
+	big_record(f, lbr);
+	filler(f, FILLER_BYTES);
+	sptb_segment(&f->b, 1);
+	at = big_record(f, lbr);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, -1);
+	assert_int_equal(two.ctx.err.offset, at);
+	assert_message_has(&two.ctx.err, "count overflow");
+}
+
+static void test_two_threads_overflow_across_halves(void **state)
+{
+	expect_overflow_across_halves(*state, false);
+}
+
+static void test_two_threads_lbr_overflow_across_halves(void **state)
+{
+	expect_overflow_across_halves(*state, true);
+}
+
+/* The second half overflows on its own, before a later error there. */
+static void test_two_threads_overflow_in_second_half(void **state)
+{
+	struct fixture *f = *state;
+	struct outcome two;
+	uint64_t at;
+
+	two_programs(f);
+	sptb_segment(&f->b, 1);
+	sptb_repeat(&f->b, 5); /* the message counts these 6 hits too */
+	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
+	filler(f, FILLER_BYTES);
+	sptb_segment(&f->b, 1);
+	big_record(f, false);
+	at = big_record(f, false);
+	sptb_raw(&f->b, "\x77\x00", 2);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, -1);
+	assert_int_equal(two.ctx.err.offset, at);
+	assert_message_has(&two.ctx.err, "count overflow");
+}
+
+/* The half after the split starts with a record outside any segment. */
+static void test_two_threads_record_after_split(void **state)
+{
+	struct fixture *f = *state;
+	const uint32_t rvas[255] = { 0 };
+	size_t records = FILLER_BYTES / (SPT_DATA_HEADER_SIZE + sizeof(rvas)) + 1;
+	struct outcome two;
+	uint64_t at;
+
+	two_programs(f);
+	sptb_segment_length(&f->b, 0,
+			    (uint32_t)(4 + records * (SPT_DATA_HEADER_SIZE + sizeof(rvas))));
+	for (size_t i = 0; i < records; i++)
+		sptb_rvas(&f->b, SPT_OP_UNHALT_CYCLE, 255, rvas);
+	at = sptb_offset(&f->b);
+	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
+	expect_same_on_two_threads(f, false, &two);
+	assert_int_equal(two.rc, -1);
+	assert_int_equal(two.ctx.err.offset, at);
+	assert_message_has(&two.ctx.err, "after the segment that ended at");
 }
 
 /* --- warnings --- */
@@ -1312,6 +1595,14 @@ int main(void)
 		T(test_text_signature),
 		T(test_spare_capacity),
 		T(test_streaming_large_input),
+		T(test_two_threads_same_result),
+		T(test_two_threads_error_in_second_half),
+		T(test_two_threads_error_in_first_half),
+		T(test_two_threads_strict),
+		T(test_two_threads_overflow_across_halves),
+		T(test_two_threads_lbr_overflow_across_halves),
+		T(test_two_threads_overflow_in_second_half),
+		T(test_two_threads_record_after_split),
 		T(test_repeat_then_repeat_warns),
 		T(test_dangling_repeat_warns),
 		T(test_strict_makes_warnings_errors),
