@@ -50,7 +50,7 @@ TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
-FUZZ_SUPPORT := $(wildcard tests/fuzz/support/*.c)
+FUZZ_SUPPORT := $(wildcard tests/fuzz/support/*.c) tests/support/read_memory.c
 INCLUDES := -Isrc -I$(GEN)
 
 .PHONY: all deps demo check unit tests tools fuzz fuzz-build bench install clean
@@ -113,7 +113,7 @@ fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_SUPPORT) $(LIB_SRC) $(GEN)/profile.pb-c.c
 	@mkdir -p $(dir $@)
 	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(INCLUDES) -Itests/fuzz -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) \
+		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(INCLUDES) -Itests -Itests/fuzz -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) \
 		$(GEN)/profile.pb-c.c $(PC_LIBS)
 
 fuzz: fuzz-build

@@ -21,6 +21,7 @@
 # Exit 0 pass, 77 skipped (with a "SKIPPED:" line), else fail.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/e2e/lib/golden.sh"
 profconv=${PROFCONV:-$top/build/profconv}
 samples=${SAMPLES:-$top/samples}
 tmp=${TMPDIR:-/tmp}
@@ -45,21 +46,8 @@ count=0
 for sample in "$samples"/folded/*.folded; do
 	[ -f "$sample" ] || continue
 	name=$(basename "$sample" .folded)
-	golden=$golden_dir/$name.dump
 	count=$((count + 1))
-	if ! "$profconv" convert -q -t dump -o "$tmp/$name.dump" "$sample"; then
-		failed "$name: conversion failed"
-		continue
-	fi
-	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-		mkdir -p "$golden_dir"
-		cp "$tmp/$name.dump" "$golden"
-	elif ! diff -u "$golden" "$tmp/$name.dump"; then
-		failed "$name: differs from tests/golden/folded/$name.dump"
-	fi
-	"$profconv" convert -q -f folded -t dump -o - - <"$sample" >"$tmp/$name.stdin.dump" ||
-		failed "$name: conversion from stdin failed"
-	cmp -s "$tmp/$name.dump" "$tmp/$name.stdin.dump" || failed "$name: stdin gives other bytes"
+	PROFCONV=$profconv golden_dump folded "$sample" "$golden_dir/$name.dump" "$tmp/$name" || fail=1
 done
 [ "$count" -gt 0 ] || failed "no samples in $samples/folded"
 

@@ -16,6 +16,7 @@
 # Exit 0 pass, 77 skipped (with a "SKIPPED:" line), else fail.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/e2e/lib/golden.sh"
 build=${BUILD:-build}
 case $build in /*) ;; *) build="$top/$build" ;; esac
 profconv=${PROFCONV:-$build/profconv}
@@ -39,12 +40,7 @@ failed() {
 
 # golden NAME OUTPUT: compares (or with UPDATE_GOLDEN=1 stores) one report.
 golden() {
-	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-		mkdir -p "$golden_dir"
-		cp "$2" "$golden_dir/$1"
-	elif ! diff -u "$golden_dir/$1" "$2"; then
-		failed "report differs from tests/golden/report/$1"
-	fi
+	golden_compare "$golden_dir/$1" "$2" || failed "report differs from tests/golden/report/$1"
 }
 
 for input in "$samples/demo.spt" "$samples/folded/recursive.folded"; do

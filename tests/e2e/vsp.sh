@@ -29,6 +29,7 @@
 # TMPDIR. Exit 0 pass, 77 skip.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/e2e/lib/golden.sh"
 build=${BUILD:-build}
 case $build in /*) ;; *) build="$top/$build" ;; esac
 vspgen="$build/tools/vspgen"
@@ -54,11 +55,7 @@ fail() {
 }
 
 compare_golden() { # NAME FILE
-	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-		mkdir -p "$golden" && cp "$2" "$golden/$1"
-	elif ! diff -u "$golden/$1" "$2"; then
-		fail "$2 differs from tests/golden/vsp/$1"
-	fi
+	golden_compare "$golden/$1" "$2" || fail "$2 differs from tests/golden/vsp/$1"
 }
 
 mkdir -p "$out_dir" "$tmp/work/data" "$tmp/work/abs"

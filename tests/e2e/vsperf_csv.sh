@@ -20,6 +20,7 @@
 # Exit 0 pass, 77 skipped (with a "SKIPPED:" line), else fail.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$top/tests/e2e/lib/golden.sh"
 profconv=${PROFCONV:-$top/build/profconv}
 samples=${SAMPLES:-$top/samples}/vsperf
 tmp=${TMPDIR:-/tmp}
@@ -42,19 +43,7 @@ for sample in "$samples"/*.csv; do
 	[ -f "$sample" ] || continue
 	name=$(basename "$sample" .csv)
 	count=$((count + 1))
-	if ! "$profconv" convert -q -t dump -o "$tmp/$name.dump" "$sample"; then
-		failed "$name: conversion failed"
-		continue
-	fi
-	if [ "${UPDATE_GOLDEN:-}" = 1 ]; then
-		mkdir -p "$golden_dir"
-		cp "$tmp/$name.dump" "$golden_dir/$name.dump"
-	elif ! diff -u "$golden_dir/$name.dump" "$tmp/$name.dump"; then
-		failed "$name: differs from tests/golden/vsperf/$name.dump"
-	fi
-	"$profconv" convert -q -f vsperf -t dump -o - - <"$sample" >"$tmp/$name.stdin.dump" ||
-		failed "$name: conversion from stdin failed"
-	cmp -s "$tmp/$name.dump" "$tmp/$name.stdin.dump" || failed "$name: stdin gives other bytes"
+	PROFCONV=$profconv golden_dump vsperf "$sample" "$golden_dir/$name.dump" "$tmp/$name" || fail=1
 done
 [ "$count" -ge 9 ] || failed "expected at least 9 samples in $samples, found $count"
 

@@ -9,6 +9,7 @@
  */
 #include "core/format.h"
 #include "support/fixture.h"
+#include "support/read_memory.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -19,15 +20,8 @@ extern const struct pc_reader pc_folded_reader;
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
 {
-	struct pc_input in;
-	int rc;
-
-	pc_input_from_memory(&in, "test.folded", data, size);
-	rc = pc_folded_reader.read(&f->ctx, &in, &f->m);
-	pc_input_close(&in);
-	if (!rc)
-		pc_model_finalize(&f->m);
-	return rc;
+	return pct_read_memory(&f->ctx, &f->m, &pc_folded_reader, "test.folded", data, size,
+			       false);
 }
 
 static int read_text(struct fixture *f, const char *text)

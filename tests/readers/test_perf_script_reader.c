@@ -11,6 +11,7 @@
  */
 #include "core/format.h"
 #include "support/fixture.h"
+#include "support/read_memory.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -33,10 +34,8 @@ static int read_input(struct fixture *f, struct pc_input *in)
 
 static int read_text(struct fixture *f, const char *text, size_t len)
 {
-	struct pc_input in;
-
-	pc_input_from_memory(&in, "test.perf", text, len);
-	return read_input(f, &in);
+	return pct_read_memory(&f->ctx, &f->m, &pc_perf_script_reader, "test.perf", text, len,
+			       false);
 }
 
 /* The model as profconv's canonical dump, in f->text. */

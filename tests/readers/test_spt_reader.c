@@ -10,6 +10,7 @@
 #include "core/format.h"
 #include "readers/spt_format.h"
 #include "support/spt_builder.h"
+#include "support/read_memory.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -65,17 +66,8 @@ static void ip(struct fixture *f, unsigned op, uint32_t rva)
 static int read_bytes(struct fixture *f, const uint8_t *data, size_t size,
 		      bool unknown_size)
 {
-	struct pc_input in;
-	int rc;
-
-	pc_input_from_memory(&in, "test.spt", data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_spt_reader.read(&f->ctx, &in, &f->m);
-	pc_input_close(&in);
-	if (!rc)
-		pc_model_finalize(&f->m);
-	return rc;
+	return pct_read_memory(&f->ctx, &f->m, &pc_spt_reader, "test.spt", data, size,
+			       unknown_size);
 }
 
 static int read_built(struct fixture *f)

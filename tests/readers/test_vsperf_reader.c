@@ -12,6 +12,7 @@
  */
 #include "core/format.h"
 #include "support/fixture.h"
+#include "support/read_memory.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -47,17 +48,7 @@ extern const struct pc_writer pc_dump_writer;
 static int read_bytes_named(struct fixture *f, const char *name, const void *data,
 			    size_t size, bool pipe)
 {
-	struct pc_input in;
-	int rc;
-
-	pc_input_from_memory(&in, name, data, size);
-	if (pipe)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_vsperf_reader.read(&f->ctx, &in, &f->m);
-	pc_input_close(&in);
-	if (!rc)
-		pc_model_finalize(&f->m);
-	return rc;
+	return pct_read_memory(&f->ctx, &f->m, &pc_vsperf_reader, name, data, size, pipe);
 }
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)

@@ -12,6 +12,7 @@
  */
 #include "core/format.h"
 #include "support/fixture.h"
+#include "support/read_memory.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -35,15 +36,8 @@ extern const struct pc_reader pc_vsperf_xml_reader;
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
 {
-	struct pc_input in;
-	int rc;
-
-	pc_input_from_memory(&in, "test.xml", data, size);
-	rc = pc_vsperf_xml_reader.read(&f->ctx, &in, &f->m);
-	pc_input_close(&in);
-	if (!rc)
-		pc_model_finalize(&f->m);
-	return rc;
+	return pct_read_memory(&f->ctx, &f->m, &pc_vsperf_xml_reader, "test.xml", data, size,
+			       false);
 }
 
 static int read_text(struct fixture *f, const char *text)

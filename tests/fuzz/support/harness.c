@@ -1,5 +1,6 @@
 /* harness.c - shared pieces of the fuzz targets (see harness.h). */
 #include "harness.h"
+#include "support/read_memory.h"
 
 extern const struct pc_writer pc_report_writer;
 
@@ -25,17 +26,9 @@ FILE *fuzz_null_output(void)
 int fuzz_read(struct pc_ctx *ctx, const struct pc_reader *reader, const char *name,
 	      const uint8_t *data, size_t size, bool unknown_size, struct pc_model *m)
 {
-	struct pc_input in;
-	int rc;
+	int rc = pct_read_memory(ctx, m, reader, name, data, size, unknown_size);
 
-	pc_input_from_memory(&in, name, data, size);
-	if (unknown_size)
-		in.size = PC_SIZE_UNKNOWN;
-	rc = reader->read(ctx, &in, m);
-	pc_input_close(&in);
-	if (!rc)
-		pc_model_finalize(m);
-	else if (ctx->err.status == PC_STATUS_OK || !ctx->err.message[0])
+	if (rc && (ctx->err.status == PC_STATUS_OK || !ctx->err.message[0]))
 		abort(); /* a failure must say why */
 	return rc;
 }
