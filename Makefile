@@ -40,7 +40,7 @@ BUILD ?= build
 endif
 
 GEN := build/gen
-LIB_SRC := $(wildcard src/core/*.c src/model/*.c src/readers/*.c src/writers/*.c)
+LIB_SRC := $(wildcard src/base/*.c src/model/*.c src/readers/*.c src/writers/*.c src/pipeline/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/profile.pb-c.o
 CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/cli/*.c))
 TEST_SRC := $(wildcard tests/*/test_*.c)

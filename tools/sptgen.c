@@ -60,7 +60,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "readers/spt_format.h"
+#include "formats/spt.h"
 
 #define MAX_PROGRAMS 65535u
 

@@ -2,7 +2,7 @@
  * main.c - the profconv command line: convert, info, formats.
  * Exit status: 0 success, 1 bad input or impossible conversion, 2 usage.
  */
-#include "core/convert.h"
+#include "pipeline/convert.h"
 
 #include <errno.h>
 #include <getopt.h>

@@ -3,9 +3,9 @@
  * is a growable array plus a pc_index keyed by content, so adding what
  * already exists returns the existing id at the cost of one hash probe.
  */
-#include "model.h"
+#include "model/model.h"
 
-#include "../core/sort.h"
+#include "base/sort.h"
 
 #include <stdarg.h>
 

@@ -16,8 +16,8 @@
 #ifndef PC_MODEL_H
 #define PC_MODEL_H
 
-#include "arena.h"
-#include "index.h"
+#include "base/arena.h"
+#include "base/index.h"
 
 typedef uint32_t pc_str_id;
 

@@ -40,9 +40,9 @@
  * finalized order of its arcs, which are both by content, so the output
  * does not depend on the order the input was read in.
  */
-#include "reconstruct.h"
+#include "model/reconstruct.h"
 
-#include "core/apportion.h"
+#include "base/apportion.h"
 
 #define RECONSTRUCT "reconstruct"
 #define PRUNE_FRACTION 1e-6 /* paths below total x this are not expanded */

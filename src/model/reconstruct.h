@@ -27,8 +27,8 @@
 #ifndef PC_RECONSTRUCT_H
 #define PC_RECONSTRUCT_H
 
-#include "model.h"
-#include "core/ctx.h"
+#include "model/model.h"
+#include "base/ctx.h"
 
 #define PC_RECONSTRUCT_MAX_PATHS 1000000
 

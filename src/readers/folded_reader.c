@@ -53,7 +53,7 @@
  * Reading streams through struct pc_input with no allocation per line:
  * memory grows with the distinct frames and stacks, not with the input.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #include <stdarg.h>
 

@@ -128,7 +128,7 @@
  * Labels, events and modules are cached likewise, so memory grows with
  * distinct frames, stacks and label sets, not with the input.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #include <stdarg.h>
 

@@ -50,7 +50,7 @@
  * anywhere. Reading streams through struct pc_input with no allocation
  * per line: memory grows with the symbols and distinct stacks.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #define FORMAT "sampler"
 #define MAGIC "@supersamplerV1.0\n"

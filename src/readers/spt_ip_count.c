@@ -11,8 +11,8 @@
 #define _DEFAULT_SOURCE 1 /* MADV_HUGEPAGE */
 #include "readers/spt_ip_count.h"
 
-#include "core/pc.h"
-#include "model/index.h"
+#include "base/pc.h"
+#include "base/index.h"
 #include "model/model.h"
 
 #include <stdlib.h>

@@ -6,8 +6,8 @@
 #ifndef PC_SPT_IP_COUNT_H
 #define PC_SPT_IP_COUNT_H
 
-#include "core/error.h"
-#include "readers/spt_format.h"
+#include "base/error.h"
+#include "formats/spt.h"
 
 #include <stdbool.h>
 #include <stddef.h>

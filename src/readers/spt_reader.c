@@ -44,9 +44,9 @@
  * on two threads, with the same result (see decode_in_parallel). The hits
  * are pushed into the model once, at the end, by (module, RVA, kind).
  */
-#include "core/format.h"
-#include "core/utf8.h"
-#include "readers/spt_format.h"
+#include "model/format.h"
+#include "base/utf8.h"
+#include "formats/spt.h"
 #include "readers/spt_ip_count.h"
 
 #include <pthread.h>

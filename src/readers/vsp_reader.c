@@ -70,9 +70,9 @@
  * directory, its file name beside the .vsp); convert never looks at the
  * file system.
  */
-#include "core/format.h"
-#include "core/utf16.h"
-#include "core/utf8.h"
+#include "model/format.h"
+#include "base/utf16.h"
+#include "base/utf8.h"
 
 #include <sys/stat.h>
 #include <unistd.h>

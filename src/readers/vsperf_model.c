@@ -33,7 +33,7 @@
  * of the rows.
  */
 #include "vsperf_model.h"
-#include "core/apportion.h"
+#include "base/apportion.h"
 
 #include <math.h>
 #include <stdarg.h>

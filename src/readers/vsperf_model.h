@@ -49,7 +49,7 @@
  *                     subtree's total is round(calls x avg inclusive) of
  *                     its Level-1 row, apportioned to the subtree's nodes
  *                     by their exclusive % (largest remainder,
- *                     core/apportion.h), with a comment saying so.
+ *                     base/apportion.h), with a comment saying so.
  *                     Inclusive values are checked against the tree (a
  *                     counted warning when a node's exclusive plus its
  *                     children's inclusive passes its inclusive).
@@ -63,7 +63,7 @@
 #ifndef PC_VSPERF_MODEL_H
 #define PC_VSPERF_MODEL_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 /* A field's text: UTF-8, not NUL-terminated, quotes already removed. */
 struct vsperf_text {

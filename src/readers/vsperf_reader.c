@@ -60,8 +60,8 @@
  * allocation per line: fields point into the input window (or the
  * decoded UTF-16 line), and buffers are reused from line to line.
  */
-#include "core/format.h"
-#include "core/utf16.h"
+#include "model/format.h"
+#include "base/utf16.h"
 #include "vsperf_model.h"
 
 #include <stdarg.h>

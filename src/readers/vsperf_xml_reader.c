@@ -90,7 +90,7 @@
  * pipes alike) with no allocation per row: memory grows with the
  * builder's functions and stacks, not with the input.
  */
-#include "core/format.h"
+#include "model/format.h"
 #include "readers/vsperf_model.h"
 
 #include <libxml/globals.h>

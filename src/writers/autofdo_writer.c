@@ -58,8 +58,8 @@
  * stacks beyond the leaf, labels, other columns, frames without address or
  * load address, addresses outside the ELF's segments, dropped ranges.
  */
-#include "core/format.h"
-#include "core/sort.h"
+#include "model/format.h"
+#include "base/sort.h"
 
 #include <inttypes.h>
 #include <limits.h>

@@ -24,7 +24,7 @@
  * with MODULE = "name" or ?, then "function" file:line and "inline" when
  * known.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 static void put_string(FILE *out, const struct pc_model *m, pc_str_id id)
 {

@@ -55,7 +55,7 @@
  *
  * Caller/callee data (Visual Studio CallerCallee summaries, which have no
  * stacks) reaches this writer as the stacks that model/reconstruct.h
- * rebuilds from it (core/convert.c does that for stack-only writers):
+ * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
  * What is lost, each with one warning: labels other than comm, pid and tid;
@@ -63,8 +63,8 @@
  * (but for --addrs), modules and branch stacks are reported by the
  * conversion as parts this format cannot keep.
  */
-#include "core/format.h"
-#include "core/sort.h"
+#include "model/format.h"
+#include "base/sort.h"
 
 #define FOLDED "folded"
 

@@ -58,9 +58,9 @@
  * order, the per-format header facts, the file and line of frames without
  * a function name, and whether an address was absolute or module-relative.
  */
-#include "../core/format.h"
-#include "../core/utf8.h"
-#include "../model/reconstruct.h"
+#include "model/format.h"
+#include "base/utf8.h"
+#include "model/reconstruct.h"
 
 #include <zlib.h>
 

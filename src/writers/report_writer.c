@@ -101,9 +101,9 @@
  * which the tree follows), addresses of symbolized frames (but in the
  * caller/callee tables), source files and lines.
  */
-#include "core/format.h"
-#include "core/utf8.h"
-#include "core/sort.h"
+#include "model/format.h"
+#include "base/utf8.h"
+#include "base/sort.h"
 #include "model/reconstruct.h"
 
 #define REPORT "report"

@@ -48,7 +48,7 @@
  *
  * Caller/callee data (Visual Studio CallerCallee summaries, which have no
  * stacks) reaches this writer as the stacks that model/reconstruct.h
- * rebuilds from it (core/convert.c does that for stack-only writers):
+ * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
  * What is lost, each with one warning: labels other than thread, tid,
@@ -58,7 +58,7 @@
  * format cannot keep. The tid label does not survive as a number: a
  * thread's id is its symbol id.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #define SAMPLER "sampler"
 #define FIRST_ID 0x2122u

@@ -44,9 +44,9 @@
  * and everything SPT has no place for: names, labels, values that are not
  * counts, and how stacks continued in other modules.
  */
-#include "core/format.h"
-#include "core/sort.h"
-#include "readers/spt_format.h"
+#include "model/format.h"
+#include "base/sort.h"
+#include "formats/spt.h"
 
 #define FORMAT "spt"
 #define SEGMENT_MAX_RECORDS ((uint64_t)UINT32_MAX - 4) /* the length counts itself */

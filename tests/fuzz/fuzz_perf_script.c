@@ -12,7 +12,7 @@
  * with --skip-bad, and that the folded and dump writers accept every model
  * the reader makes.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_writer pc_folded_writer;

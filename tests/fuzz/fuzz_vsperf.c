@@ -13,7 +13,7 @@
  * model that reads is rendered by the dump writer.
  */
 #include "support/harness.h"
-#include "core/utf8.h"
+#include "base/utf8.h"
 
 extern const struct pc_reader pc_vsperf_reader;
 extern const struct pc_writer pc_dump_writer;

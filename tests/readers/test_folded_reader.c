@@ -7,7 +7,7 @@
  * --strict, streaming over files and pipes with lines longer than the
  * input window, and the probe.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/fixture.h"
 #include "support/read_memory.h"
 

@@ -9,7 +9,7 @@
  * Inputs are small inline texts read through pc_input_from_memory; the
  * expected dumps were checked line by line against the grammar.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/fixture.h"
 #include "support/read_memory.h"
 #include "support/write_model.h"

@@ -7,7 +7,7 @@
  * table, every error class at its exact byte offset, reading through a
  * pipe (size unknown), and the probe.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #include <stdarg.h>
 #include <setjmp.h>

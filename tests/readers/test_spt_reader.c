@@ -7,8 +7,8 @@
  * layout, so offsets are known) or read from samples/ (the tests run from
  * the top directory).
  */
-#include "core/format.h"
-#include "readers/spt_format.h"
+#include "pipeline/registry.h"
+#include "formats/spt.h"
 #include "support/spt_builder.h"
 #include "support/read_memory.h"
 #include "support/write_model.h"

@@ -11,7 +11,7 @@
  * and header size, every other byte zero) or read from samples/ (the
  * tests run from the top directory).
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 
 #include <stdarg.h>
 #include <setjmp.h>

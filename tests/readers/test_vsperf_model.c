@@ -7,7 +7,7 @@
  * call trees. Also the number syntax both readers share (vsperf_parse_*),
  * called directly.
  */
-#include "core/format.h"
+#include "model/format.h"
 #include "readers/vsperf_model.h"
 #include "support/fixture.h"
 

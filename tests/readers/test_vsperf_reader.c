@@ -10,7 +10,7 @@
  * class at its exact line:column; the consistency warnings and --strict;
  * streaming over pipes and long lines; the probe.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/fixture.h"
 #include "support/read_memory.h"
 #include "support/write_model.h"

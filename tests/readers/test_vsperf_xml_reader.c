@@ -10,7 +10,7 @@
  * prints, the thread's error handlers and the entity loader left as they
  * were); files and pipes; the probe.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/fixture.h"
 #include "support/read_memory.h"
 

@@ -9,7 +9,7 @@
 #ifndef TESTS_CALLER_CALLEE_H
 #define TESTS_CALLER_CALLEE_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 /* Source "vsperf", columns samples (default) and inclusive_samples, arc columns set. */
 void pct_cc_columns(struct pc_model *m);

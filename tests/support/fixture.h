@@ -5,7 +5,7 @@
 #ifndef TESTS_FIXTURE_H
 #define TESTS_FIXTURE_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 struct fixture {
 	struct pc_ctx ctx;

@@ -5,7 +5,7 @@
 #ifndef TESTS_READ_MEMORY_H
 #define TESTS_READ_MEMORY_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 /*
  * Reads size bytes at data with reader into m, as the input called name

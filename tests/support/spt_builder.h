@@ -8,8 +8,8 @@
 #ifndef TESTS_SPT_BUILDER_H
 #define TESTS_SPT_BUILDER_H
 
-#include "core/pc.h"
-#include "readers/spt_format.h"
+#include "base/pc.h"
+#include "formats/spt.h"
 
 struct sptb {
 	uint8_t strtab[4096];

@@ -5,7 +5,7 @@
 #ifndef TESTS_WRITE_MODEL_H
 #define TESTS_WRITE_MODEL_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 /*
  * Writes m with writer into *text (malloc'd, NUL-terminated, *size bytes;

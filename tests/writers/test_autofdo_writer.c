@@ -7,7 +7,7 @@
  * an ELF file's program headers, SPT RVAs), SPT LBR records with and
  * without --lbr-ranges, --event, and the errors.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #include <stdarg.h>
 #include <setjmp.h>

@@ -7,7 +7,7 @@
  *
  * Models are built with the model's builder calls, as a reader would.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>

@@ -2,7 +2,7 @@
  * test_pprof_writer.c - models built by hand, written as pprof, gunzipped
  * and unpacked with protobuf-c, then checked field by field.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/caller_callee.h"
 #include "support/write_model.h"
 

@@ -6,7 +6,7 @@
  * --event (NAME_event, NAME, unknown), samples left out (zero values,
  * branch-only and stackless samples), escaping, overflow, deep stacks.
  */
-#include "core/format.h"
+#include "pipeline/registry.h"
 #include "support/caller_callee.h"
 #include "support/fixture.h"
 #include "support/write_model.h"

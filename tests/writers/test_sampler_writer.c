@@ -8,7 +8,7 @@
  * lost, and reading every written trace back to the same stacks, counts
  * and threads.
  */
-#include "core/format.h"
+#include "model/format.h"
 
 #include <stdarg.h>
 #include <setjmp.h>

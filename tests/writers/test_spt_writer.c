@@ -3,9 +3,9 @@
  * records, reading back through the SPT reader, perf-like models (runtime
  * addresses, stacks across modules, branch stacks), losses and limits.
  */
-#include "core/format.h"
+#include "model/format.h"
 #include "support/write_model.h"
-#include "readers/spt_format.h"
+#include "formats/spt.h"
 
 #include <stdarg.h>
 #include <setjmp.h>

@@ -6,7 +6,7 @@
 #ifndef PC_FUZZ_HARNESS_H
 #define PC_FUZZ_HARNESS_H
 
-#include "core/format.h"
+#include "model/format.h"
 
 /* A growing byte buffer, always NUL-terminated once anything is added. */
 struct fuzz_text {

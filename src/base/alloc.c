@@ -1,0 +1,50 @@
+/* alloc.c - allocation helpers that end the program on out-of-memory. */
+#include "base/pc.h"
+
+void pc_die_oom(size_t size)
+{
+	fprintf(stderr, "profconv: out of memory (allocating %zu bytes)\n", size);
+	abort();
+}
+
+void *pc_xmalloc(size_t size)
+{
+	void *ptr = malloc(size ? size : 1);
+	if (!ptr)
+		pc_die_oom(size);
+	return ptr;
+}
+
+void *pc_xcalloc(size_t count, size_t size)
+{
+	void *ptr = calloc(count ? count : 1, size ? size : 1);
+	if (!ptr)
+		pc_die_oom(count * size);
+	return ptr;
+}
+
+void *pc_xrealloc(void *ptr, size_t size)
+{
+	void *grown = realloc(ptr, size ? size : 1);
+	if (!grown)
+		pc_die_oom(size);
+	return grown;
+}
+
+void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem)
+{
+	void **items = items_ptr;
+	size_t cap = *capacity;
+
+	if (need <= cap)
+		return;
+	if (cap < 16)
+		cap = 16;
+	while (cap < need) {
+		if (cap > SIZE_MAX / 2 / elem)
+			pc_die_oom(SIZE_MAX);
+		cap *= 2;
+	}
+	*items = pc_xrealloc(*items, cap * elem);
+	*capacity = cap;
+}

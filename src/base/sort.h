@@ -1,0 +1,12 @@
+/* sort.h - a stable sort of index arrays with a caller's context. */
+#ifndef PC_SORT_H
+#define PC_SORT_H
+
+#include "base/pc.h"
+
+typedef int (*pc_index_compare_fn)(const void *ctx, uint32_t a, uint32_t b);
+
+/* Sorts order[0..n) stably by compare (a bottom-up merge sort, O(n log n)). */
+void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compare_fn compare);
+
+#endif
