@@ -5,7 +5,9 @@
 #   make check         set-up, build, every test (unit, golden, e2e, malformed, fuzz)
 #   make bench         speed and peak memory on generated 256 MB SPT and perf script files
 #   make fuzz          build the libFuzzer targets and run each FUZZ_SECONDS
-#   make install       PREFIX=/usr/local DESTDIR= : binary and man pages
+#   make lib           build/libprofconv.a and build/libprofconv.so.$(SOVERSION)
+#   make install       PREFIX=/usr/local DESTDIR= : binary, libraries, header,
+#                      profconv.pc and man pages
 #
 # Knobs: DEVELOPER=1 (strict warnings as errors), SANITIZE=address,undefined
 # (objects go to build/sanitize), CC, CFLAGS, PREFIX, DESTDIR.
@@ -16,6 +18,11 @@ PROTOC_C ?= protoc-c
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+# libprofconv.so.SOVERSION; the soname changes only when the ABI breaks
+SOVERSION := 0
+LIBVERSION := 0.1.0
 
 CFLAGS ?= -O2 -g
 PKGS := zlib libprotobuf-c libxml-2.0
@@ -51,9 +58,9 @@ TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_SUPPORT := $(wildcard tests/fuzz/support/*.c) tests/support/read_memory.c
-INCLUDES := -Isrc -I$(GEN)
+INCLUDES := -Iinclude -Isrc -I$(GEN)
 
-.PHONY: all deps demo check unit tests tools fuzz fuzz-build bench install clean
+.PHONY: all lib deps demo check unit tests tools fuzz fuzz-build bench install clean
 .DELETE_ON_ERROR:
 
 all: $(BUILD)/profconv $(TOOL_BIN)
@@ -76,6 +83,25 @@ $(BUILD)/%.o: %.c $(GEN)/profile.pb-c.h
 $(BUILD)/libprofconv.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^
+
+# The shared library: position-independent objects of their own, and only
+# the profconv_* functions of include/profconv.h exported.
+PIC_OBJ := $(LIB_SRC:%.c=$(BUILD)/pic/%.o) $(BUILD)/pic/gen/profile.pb-c.o
+SHLIB := $(BUILD)/libprofconv.so.$(LIBVERSION)
+
+$(BUILD)/pic/gen/profile.pb-c.o: $(GEN)/profile.pb-c.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -fPIC -Wno-pedantic $(INCLUDES) -c -o $@ $<
+
+$(BUILD)/pic/%.o: %.c $(GEN)/profile.pb-c.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -fPIC $(INCLUDES) -MMD -MP -c -o $@ $<
+
+$(SHLIB): $(PIC_OBJ) src/pipeline/libprofconv.map
+	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -shared -Wl,-soname,libprofconv.so.$(SOVERSION) \
+		-Wl,--version-script=src/pipeline/libprofconv.map -o $@ $(PIC_OBJ) $(PC_LIBS)
+
+lib: $(BUILD)/libprofconv.a $(SHLIB)
 
 $(BUILD)/profconv: $(CLI_OBJ) $(BUILD)/libprofconv.a
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libprofconv.a $(PC_LIBS)
@@ -129,14 +155,24 @@ fuzz: fuzz-build
 bench: all
 	@sh tests/bench.sh $(BUILD)
 
-install: all
+install: all lib
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-		$(DESTDIR)$(PREFIX)/share/man/man5
+		$(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5 \
+		$(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(INCLUDEDIR)
 	install -m 755 $(BUILD)/profconv $(DESTDIR)$(PREFIX)/bin/profconv
+	install -m 644 $(BUILD)/libprofconv.a $(DESTDIR)$(LIBDIR)/libprofconv.a
+	install -m 755 $(SHLIB) $(DESTDIR)$(LIBDIR)/libprofconv.so.$(LIBVERSION)
+	ln -sf libprofconv.so.$(LIBVERSION) $(DESTDIR)$(LIBDIR)/libprofconv.so.$(SOVERSION)
+	ln -sf libprofconv.so.$(SOVERSION) $(DESTDIR)$(LIBDIR)/libprofconv.so
+	install -m 644 include/profconv.h $(DESTDIR)$(INCLUDEDIR)/profconv.h
+	sed -e 's|@PREFIX@|$(PREFIX)|; s|@LIBDIR@|$(LIBDIR)|; s|@INCLUDEDIR@|$(INCLUDEDIR)|' \
+		-e 's|@VERSION@|$(LIBVERSION)|; s|@REQUIRES@|$(PKGS)|' profconv.pc.in \
+		>$(DESTDIR)$(LIBDIR)/pkgconfig/profconv.pc
 	install -m 644 man/profconv.1 $(DESTDIR)$(PREFIX)/share/man/man1/profconv.1
+	install -m 644 man/profconv.3 $(DESTDIR)$(PREFIX)/share/man/man3/profconv.3
 	install -m 644 man/profconv-formats.5 $(DESTDIR)$(PREFIX)/share/man/man5/profconv-formats.5
 
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d)

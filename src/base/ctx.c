@@ -2,6 +2,7 @@
 #define _DEFAULT_SOURCE 1 /* _SC_NPROCESSORS_ONLN */
 #include "base/ctx.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <unistd.h>
 
@@ -18,6 +19,98 @@ unsigned pc_ctx_threads(const struct pc_ctx *ctx)
 		return ctx->opt.threads;
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	return cpus > 1 ? (unsigned)(cpus < 64 ? cpus : 64) : 1;
+}
+
+int pc_ctx_set(struct pc_ctx *ctx, const char *name, const char *value)
+{
+	size_t i = 0;
+
+	while (i < ctx->nsettings && strcmp(ctx->settings[i].name, name))
+		i++;
+	if (i == PC_MAX_SETTINGS)
+		return -1;
+	if (i == ctx->nsettings)
+		ctx->nsettings++;
+	ctx->settings[i].name = name;
+	ctx->settings[i].value = value ? value : "";
+	return 0;
+}
+
+const char *pc_option_text(const struct pc_ctx *ctx, const char *name)
+{
+	for (size_t i = 0; i < ctx->nsettings; i++)
+		if (!strcmp(ctx->settings[i].name, name))
+			return ctx->settings[i].value;
+	return NULL;
+}
+
+bool pc_option_flag(const struct pc_ctx *ctx, const char *name)
+{
+	return pc_option_text(ctx, name) != NULL;
+}
+
+/* An unsigned number of the given base (0: C's prefixes) that is all of text. */
+static bool parse_unsigned(const char *text, int base, unsigned long long *value)
+{
+	char *end;
+
+	if (!*text || *text == '-' || *text == '+' || *text == ' ')
+		return false;
+	errno = 0;
+	*value = strtoull(text, &end, base);
+	return !errno && !*end;
+}
+
+unsigned long pc_option_count(const struct pc_ctx *ctx, const char *name)
+{
+	const char *text = pc_option_text(ctx, name);
+	unsigned long long value;
+
+	return text && parse_unsigned(text, 10, &value) ? (unsigned long)value : 0;
+}
+
+bool pc_option_address(const struct pc_ctx *ctx, const char *name, uint64_t *value)
+{
+	const char *text = pc_option_text(ctx, name);
+	unsigned long long number;
+
+	if (!text || !parse_unsigned(text, 0, &number))
+		return false;
+	*value = number;
+	return true;
+}
+
+int pc_option_check(const struct pc_option_spec *spec, const char *value,
+		    struct pc_error *err)
+{
+	unsigned long long number;
+
+	switch (spec->kind) {
+	case PC_OPTION_FLAG:
+		if (value && *value)
+			return pc_fail(err, PC_STATUS_USAGE, "--%s takes no value, not '%s'",
+				       spec->name, value);
+		return 0;
+	case PC_OPTION_TEXT:
+		if (!value || !*value)
+			return pc_fail(err, PC_STATUS_USAGE, "option '--%s' needs a value",
+				       spec->name);
+		return 0;
+	case PC_OPTION_COUNT:
+		if (!value || !parse_unsigned(value, 10, &number) || number == 0 ||
+		    number > spec->max)
+			return pc_fail(err, PC_STATUS_USAGE,
+				       "--%s takes a number from 1 to %lu, not '%s'", spec->name,
+				       spec->max, value ? value : "");
+		return 0;
+	case PC_OPTION_ADDRESS:
+		if (!value || !parse_unsigned(value, 0, &number))
+			return pc_fail(err, PC_STATUS_USAGE,
+				       "--%s takes an address such as 0x400000, not '%s'",
+				       spec->name, value ? value : "");
+		return 0;
+	}
+	return 0;
 }
 
 static struct pc_warning *find_or_add(struct pc_ctx *ctx, const char *key)

@@ -17,36 +17,51 @@ struct pc_warning {
 	uint64_t count;
 };
 
+/*
+ * An option a reader or writer declares in its descriptor (the CLI builds
+ * its parser and --help from these tables; the library takes them as
+ * "name=value" strings). Values are checked against the kind before any
+ * input is read.
+ */
+enum pc_option_kind {
+	PC_OPTION_FLAG,    /* no value */
+	PC_OPTION_TEXT,    /* any non-empty text */
+	PC_OPTION_COUNT,   /* a decimal number from 1 to max */
+	PC_OPTION_ADDRESS, /* an unsigned number, 0x for hexadecimal */
+};
+
+struct pc_option_spec {
+	const char *name; /* the long option without dashes */
+	enum pc_option_kind kind;
+	const char *arg;  /* the value's name in help ("N", "ADDR"); NULL for flags */
+	const char *help; /* one line */
+	unsigned long max; /* PC_OPTION_COUNT: the largest value */
+};
+
+/* Options of the run that every stage may consult (the pipeline's own). */
 struct pc_options {
 	bool strict;   /* warnings about lost data become errors */
 	bool quiet;    /* print nothing but errors */
 	bool verbose;  /* print a one-line summary */
 	bool progress; /* draw a progress bar on stderr for large inputs */
 	bool skip_bad; /* text readers skip unparseable lines, counted as a warning */
-	/* stackcollapse-perf.pl's options, for the folded writer */
-	bool folded_pid;    /* root frame comm-PID */
-	bool folded_tid;    /* root frame comm-PID/TID */
-	bool folded_kernel; /* _[k] after kernel frames */
-	bool folded_jit;    /* _[j] after JIT frames */
-	bool folded_addrs;  /* addresses of unknown symbols */
-	/* the binary (path or basename) a per-binary writer keeps; NULL = all or its default */
-	const char *binary;
-	/* --base ADDR: the load base to subtract from runtime addresses (AutoFDO) */
-	bool has_base;
-	uint64_t base;
-	/* --lbr-ranges: make AutoFDO ranges from SPT LBR records too */
-	bool lbr_ranges;
 	/* the event (column) a writer with one value per stack uses; NULL = default */
 	const char *event;
-	/* the report writer */
-	unsigned top; /* functions in the top table; 0 = the default (20) */
-	bool tree;    /* print the call tree too */
 	/* --threads N: the threads a reader may use; 0 = one per online CPU */
 	unsigned threads;
 };
 
+#define PC_MAX_SETTINGS 32
+
+/* A format's option as given ("pid", "top" = "5"); value "" for flags. */
+struct pc_setting {
+	const char *name, *value; /* borrowed from the caller for the run */
+};
+
 struct pc_ctx {
 	struct pc_options opt;
+	struct pc_setting settings[PC_MAX_SETTINGS]; /* formats' options, checked */
+	size_t nsettings;
 	struct pc_error err;
 	struct pc_warning warnings[PC_MAX_WARNINGS];
 	size_t nwarnings;
@@ -62,6 +77,25 @@ void pc_ctx_init(struct pc_ctx *ctx);
  */
 int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 	PC_PRINTF(3, 4);
+
+/*
+ * Formats' options, as declared in their descriptors. pc_ctx_set records
+ * one (value NULL or "" for a flag; a later value replaces an earlier
+ * one); -1 when more than PC_MAX_SETTINGS are given. The getters return
+ * the value, or NULL / false / 0 when the option was not given; count and
+ * address values were checked when they were set (pc_option_check).
+ */
+int pc_ctx_set(struct pc_ctx *ctx, const char *name, const char *value);
+const char *pc_option_text(const struct pc_ctx *ctx, const char *name);
+bool pc_option_flag(const struct pc_ctx *ctx, const char *name);
+unsigned long pc_option_count(const struct pc_ctx *ctx, const char *name);
+bool pc_option_address(const struct pc_ctx *ctx, const char *name, uint64_t *value);
+/*
+ * Checks value against spec; 0, or -1 with a usage error in err
+ * ("--top takes a number from 1 to 1000000, not 'x'").
+ */
+int pc_option_check(const struct pc_option_spec *spec, const char *value,
+		    struct pc_error *err);
 
 /* Adds from's warnings (counts, and the first text of each kind) to ctx. */
 void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from);

@@ -3,6 +3,7 @@
  * Exit status: 0 success, 1 bad input or impossible conversion, 2 usage.
  */
 #include "pipeline/convert.h"
+#include "pipeline/options.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -15,39 +16,36 @@ static const char usage_text[] =
 	"       profconv report [-f FMT] [--top N] [--tree] [--event NAME] INPUT|-...\n"
 	"       profconv info [-f FMT] [--header|--progid|--strtab|--events|--all] INPUT|-\n"
 	"       profconv formats\n"
-	"       profconv --help | --version\n"
-	"\n"
-	"convert options:\n"
-	"  -f, --from FMT    input format (default: detected from the content)\n"
+	"       profconv COMMAND --help | profconv --help | --version\n";
+
+#define FROM_HELP "  -f, --from FMT    input format (default: detected from the content)\n"
+#define QUIET_HELP "  -q, --quiet       print nothing but errors\n"
+
+static const char convert_help[] =
+	FROM_HELP
 	"  -t, --to FMT      output format (default: from the output name:\n"
 	"                    .pb.gz/.pprof = pprof, .spt = spt,\n"
 	"                    .folded/.collapsed = folded, .afdo.txt/.afdotext =\n"
 	"                    autofdo, .trace = sampler, .dump = dump)\n"
 	"  -o, --output OUT  output file, written only when the whole conversion\n"
 	"                    succeeds; - for standard output\n"
-	"  -q, --quiet       print nothing but errors\n"
-	"  -v, --verbose     print a one-line summary\n"
-	"      --strict      treat warnings about lost data as errors\n"
-	"      --skip-bad    skip unparseable lines of text input (counted warning)\n"
-	"      --event NAME  the event a one-value output (folded, report) counts\n"
-	"      --binary NAME the binary (path or file name) a per-binary output keeps\n"
-	"      --base ADDR   the load base to subtract from runtime addresses\n"
-	"      --lbr-ranges  AutoFDO output: ranges from SPT LBR records too\n"
-	"      --threads N   threads a reader may use (default: one per CPU)\n"
-	"\n"
-	"folded output (stackcollapse-perf.pl's options):\n"
-	"      --pid         root frame comm-PID\n"
-	"      --tid         root frame comm-PID/TID\n"
-	"      --kernel      _[k] after kernel frames\n"
-	"      --jit         _[j] after JIT frames\n"
-	"      --addrs       addresses of unknown symbols\n"
-	"\n"
-	"report options:\n"
-	"      --top N       functions in the top table (default 20)\n"
-	"      --tree        print the call tree (root first) too\n"
-	"\n"
-	"Several inputs are merged into one profile. Exit status: 0 success,\n"
-	"1 bad input or impossible conversion, 2 usage error. See profconv(1).\n";
+	QUIET_HELP
+	"  -v, --verbose     print a one-line summary\n";
+
+static const char report_help[] = FROM_HELP QUIET_HELP;
+
+static const char info_help[] =
+	FROM_HELP
+	"      --header      the file header\n"
+	"      --progid      the program ids (binaries and their PDB identities)\n"
+	"      --strtab      the string table\n"
+	"      --events      the events (columns)\n"
+	"      --all         every view (the default)\n";
+
+static const char closing_help[] =
+	"\nOptions may come before or after the inputs; -- ends them. Several\n"
+	"inputs are merged into one profile. Exit status: 0 success, 1 bad input\n"
+	"or impossible conversion, 2 usage error. See profconv(1).\n";
 
 static int usage_error(const char *fmt, ...) PC_PRINTF(1, 2);
 
@@ -72,107 +70,111 @@ static int report_error(const struct pc_ctx *ctx)
 	return ctx->err.status ? (int)ctx->err.status : PC_STATUS_INPUT;
 }
 
-enum long_only {
-	OPT_STRICT = 256, OPT_HEADER, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
-	OPT_SKIP_BAD, OPT_PID, OPT_TID, OPT_KERNEL, OPT_JIT, OPT_ADDRS, OPT_EVENT,
-	OPT_TOP, OPT_TREE, OPT_BINARY, OPT_BASE, OPT_LBR_RANGES, OPT_THREADS,
+/* Options of the command line itself (not the pipeline's or a format's). */
+enum cli_option {
+	OPT_HELP = 'h', OPT_FROM = 'f', OPT_TO = 't', OPT_OUTPUT = 'o', OPT_QUIET = 'q',
+	OPT_VERBOSE = 'v', OPT_HEADER = 256, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
+	OPT_SPEC, /* a pipeline or format option: getopt's longindex says which */
 };
 
-static const struct option convert_options[] = {
-	{ "from", required_argument, NULL, 'f' },
-	{ "to", required_argument, NULL, 't' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "quiet", no_argument, NULL, 'q' },
-	{ "verbose", no_argument, NULL, 'v' },
-	{ "strict", no_argument, NULL, OPT_STRICT },
+static const struct option cli_options[] = {
+	{ "help", no_argument, NULL, OPT_HELP },
+	{ "from", required_argument, NULL, OPT_FROM },
+	{ "to", required_argument, NULL, OPT_TO },
+	{ "output", required_argument, NULL, OPT_OUTPUT },
+	{ "quiet", no_argument, NULL, OPT_QUIET },
+	{ "verbose", no_argument, NULL, OPT_VERBOSE },
 	{ "header", no_argument, NULL, OPT_HEADER },
 	{ "progid", no_argument, NULL, OPT_PROGID },
 	{ "strtab", no_argument, NULL, OPT_STRTAB },
 	{ "events", no_argument, NULL, OPT_EVENTS },
 	{ "all", no_argument, NULL, OPT_ALL },
-	{ "skip-bad", no_argument, NULL, OPT_SKIP_BAD },
-	{ "pid", no_argument, NULL, OPT_PID },
-	{ "tid", no_argument, NULL, OPT_TID },
-	{ "kernel", no_argument, NULL, OPT_KERNEL },
-	{ "jit", no_argument, NULL, OPT_JIT },
-	{ "addrs", no_argument, NULL, OPT_ADDRS },
-	{ "event", required_argument, NULL, OPT_EVENT },
-	{ "top", required_argument, NULL, OPT_TOP },
-	{ "tree", no_argument, NULL, OPT_TREE },
-	{ "binary", required_argument, NULL, OPT_BINARY },
-	{ "base", required_argument, NULL, OPT_BASE },
-	{ "lbr-ranges", no_argument, NULL, OPT_LBR_RANGES },
-	{ "threads", required_argument, NULL, OPT_THREADS },
-	{ NULL, 0, NULL, 0 },
+};
+
+#define MAX_LONG_OPTIONS 96
+
+/* A pipeline or format option as given, applied once the formats are known. */
+struct given_option {
+	const char *name, *value;
 };
 
 struct cli {
+	const char *command;
 	const char *from, *to, *output;
-	struct pc_options opt;
+	bool quiet, verbose, help;
 	unsigned views;
+	struct given_option given[PC_MAX_SETTINGS];
+	size_t ngiven;
 };
 
-/* A decimal number from 1 to max into *value; -1 if optarg is not one. */
-static int parse_count(const char *optarg_text, unsigned long max, unsigned *value)
+static bool has_long_option(const struct option *table, size_t n, const char *name)
 {
-	char *end;
-	unsigned long n = strtoul(optarg_text, &end, 10);
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(table[i].name, name))
+			return true;
+	return false;
+}
 
-	if (*end || !*optarg_text || *optarg_text == '-' || n == 0 || n > max)
-		return -1;
-	*value = (unsigned)n;
+static void add_specs(struct option *table, size_t *n, const struct pc_option_spec *specs)
+{
+	for (size_t i = 0; specs && specs[i].name && *n < MAX_LONG_OPTIONS; i++) {
+		if (has_long_option(table, *n, specs[i].name))
+			continue;
+		table[*n] = (struct option){
+			specs[i].name,
+			specs[i].kind == PC_OPTION_FLAG ? no_argument : required_argument,
+			NULL, OPT_SPEC,
+		};
+		(*n)++;
+	}
+}
+
+/* getopt_long's table: the CLI's options, the pipeline's, then every format's. */
+static void build_long_options(struct option table[MAX_LONG_OPTIONS + 1])
+{
+	size_t n = PC_ARRAY_SIZE(cli_options);
+
+	memcpy(table, cli_options, sizeof(cli_options));
+	add_specs(table, &n, pc_pipeline_options);
+	for (size_t i = 0; pc_readers[i]; i++)
+		add_specs(table, &n, pc_readers[i]->options);
+	for (size_t i = 0; pc_writers[i]; i++)
+		add_specs(table, &n, pc_writers[i]->options);
+	table[n] = (struct option){ NULL, 0, NULL, 0 };
+}
+
+static int note_option(struct cli *cli, const char *name, const char *value)
+{
+	if (cli->ngiven == PC_ARRAY_SIZE(cli->given))
+		return usage_error("more than %zu options given", PC_ARRAY_SIZE(cli->given));
+	cli->given[cli->ngiven++] = (struct given_option){ name, value };
 	return 0;
 }
 
 static int parse_options(int argc, char **argv, const char *short_opts, struct cli *cli)
 {
-	int c;
+	struct option table[MAX_LONG_OPTIONS + 1];
+	int c, index;
 
+	build_long_options(table);
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, short_opts, convert_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, short_opts, table, &index)) != -1) {
 		switch (c) {
-		case 'f': cli->from = optarg; break;
-		case 't': cli->to = optarg; break;
-		case 'o': cli->output = optarg; break;
-		case 'q': cli->opt.quiet = true; break;
-		case 'v': cli->opt.verbose = true; break;
-		case OPT_STRICT: cli->opt.strict = true; break;
+		case OPT_HELP: cli->help = true; break;
+		case OPT_FROM: cli->from = optarg; break;
+		case OPT_TO: cli->to = optarg; break;
+		case OPT_OUTPUT: cli->output = optarg; break;
+		case OPT_QUIET: cli->quiet = true; break;
+		case OPT_VERBOSE: cli->verbose = true; break;
 		case OPT_HEADER: cli->views |= PC_INFO_HEADER; break;
 		case OPT_PROGID: cli->views |= PC_INFO_PROGID; break;
 		case OPT_STRTAB: cli->views |= PC_INFO_STRTAB; break;
 		case OPT_EVENTS: cli->views |= PC_INFO_EVENTS; break;
 		case OPT_ALL: cli->views |= PC_INFO_ALL; break;
-		case OPT_SKIP_BAD: cli->opt.skip_bad = true; break;
-		case OPT_PID: cli->opt.folded_pid = true; break;
-		case OPT_TID: cli->opt.folded_tid = true; break;
-		case OPT_KERNEL: cli->opt.folded_kernel = true; break;
-		case OPT_JIT: cli->opt.folded_jit = true; break;
-		case OPT_ADDRS: cli->opt.folded_addrs = true; break;
-		case OPT_EVENT: cli->opt.event = optarg; break;
-		case OPT_TREE: cli->opt.tree = true; break;
-		case OPT_BINARY: cli->opt.binary = optarg; break;
-		case OPT_LBR_RANGES: cli->opt.lbr_ranges = true; break;
-		case OPT_BASE: {
-			char *end;
-
-			errno = 0;
-			cli->opt.base = strtoull(optarg, &end, 0);
-			if (errno || *end || !*optarg || *optarg == '-')
-				return usage_error("--base takes an address such as 0x400000, not '%s'",
-						   optarg);
-			cli->opt.has_base = true;
-			break;
-		}
-		case OPT_TOP:
-			if (parse_count(optarg, 1000000, &cli->opt.top))
-				return usage_error("--top takes a number from 1 to 1000000, not '%s'",
-						   optarg);
-			break;
-		case OPT_THREADS:
-			if (parse_count(optarg, 64, &cli->opt.threads))
-				return usage_error("--threads takes a number from 1 to 64, not '%s'",
-						   optarg);
+		case OPT_SPEC:
+			if (note_option(cli, table[index].name, optarg))
+				return PC_STATUS_USAGE;
 			break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -180,6 +182,71 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	return 0;
+}
+
+/* Checks and records the pipeline's and formats' options into ctx. */
+static int apply_options(const struct cli *cli, struct pc_ctx *ctx,
+			 const struct pc_reader *reader, const struct pc_writer *writer)
+{
+	for (size_t i = 0; i < cli->ngiven; i++)
+		if (pc_option_apply(ctx, reader, writer, cli->given[i].name, cli->given[i].value))
+			return usage_error("%s", ctx->err.message);
+	return 0;
+}
+
+static void print_specs(const struct pc_option_spec *specs)
+{
+	for (size_t i = 0; specs && specs[i].name; i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "--%s%s%s", specs[i].name, specs[i].arg ? " " : "",
+			 specs[i].arg ? specs[i].arg : "");
+		printf("      %-13s %s\n", left, specs[i].help);
+	}
+}
+
+static bool writer_shown(size_t index)
+{
+	for (size_t i = 0; i < index; i++)
+		if (pc_writers[i]->options == pc_writers[index]->options)
+			return true;
+	return false;
+}
+
+/* Each writer's options, once per table ("autofdo, llvm-unsymbolized output:"). */
+static void print_writer_options(const struct pc_writer *only)
+{
+	for (size_t i = 0; pc_writers[i]; i++) {
+		if (!pc_writers[i]->options || (only && pc_writers[i] != only) || writer_shown(i))
+			continue;
+		printf("\n%s", pc_writers[i]->name);
+		for (size_t j = i + 1; pc_writers[j]; j++)
+			if (pc_writers[j]->options == pc_writers[i]->options)
+				printf(", %s", pc_writers[j]->name);
+		printf(" output:\n");
+		print_specs(pc_writers[i]->options);
+	}
+}
+
+static int print_help(const char *command)
+{
+	fputs(usage_text, stdout);
+	if (!command || !strcmp(command, "convert") || !strcmp(command, "report")) {
+		printf("\n%s options:\n", command ? command : "convert");
+		fputs(command && !strcmp(command, "report") ? report_help : convert_help, stdout);
+		print_specs(pc_pipeline_options);
+		for (size_t i = 0; pc_readers[i]; i++)
+			if (pc_readers[i]->options) {
+				printf("\n%s input:\n", pc_readers[i]->name);
+				print_specs(pc_readers[i]->options);
+			}
+		print_writer_options(command && !strcmp(command, "report")
+					     ? pc_writer_find("report") : NULL);
+	} else if (!strcmp(command, "info")) {
+		printf("\ninfo options:\n%s", info_help);
+	}
+	fputs(closing_help, stdout);
 	return 0;
 }
 
@@ -228,15 +295,18 @@ static int run_convert(struct cli *cli, struct pc_convert_request *req)
 
 	req->timing = &timing;
 	pc_ctx_init(&ctx);
-	ctx.opt = cli->opt;
-	ctx.opt.progress = !cli->opt.quiet && isatty(STDERR_FILENO);
+	if ((status = apply_options(cli, &ctx, req->from, req->to)))
+		return status;
+	ctx.opt.quiet = cli->quiet;
+	ctx.opt.verbose = cli->verbose;
+	ctx.opt.progress = !cli->quiet && isatty(STDERR_FILENO);
 	pc_model_init(&m);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	status = pc_convert(&ctx, req, &m) ? report_error(&ctx) : 0;
 	clock_gettime(CLOCK_MONOTONIC, &end);
-	if (!cli->opt.quiet)
+	if (!cli->quiet)
 		pc_ctx_print_warnings(&ctx, stderr);
-	if (!status && cli->opt.verbose && !cli->opt.quiet)
+	if (!status && cli->verbose && !cli->quiet)
 		print_summary(&ctx, &m, cli, (double)(end.tv_sec - start.tv_sec) +
 					       (double)(end.tv_nsec - start.tv_nsec) / 1e9,
 			      &timing);
@@ -246,12 +316,15 @@ static int run_convert(struct cli *cli, struct pc_convert_request *req)
 
 static int cmd_convert(int argc, char **argv)
 {
-	struct cli cli = { 0 };
+	struct cli cli = { .command = "convert" };
 	struct pc_convert_request req = { 0 };
 	int status;
 
-	if ((status = parse_options(argc, argv, "+f:t:o:qv", &cli)) ||
-	    (status = find_reader(cli.from, &req.from)))
+	if ((status = parse_options(argc, argv, "hf:t:o:qv", &cli)))
+		return status;
+	if (cli.help)
+		return print_help(cli.command);
+	if ((status = find_reader(cli.from, &req.from)))
 		return status;
 	if (!cli.output)
 		return usage_error("%s: no output given (-o OUT, or -o - for standard output)",
@@ -273,12 +346,15 @@ static int cmd_convert(int argc, char **argv)
 /* `report` is `convert -t report -o -`: the report writer on stdout. */
 static int cmd_report(int argc, char **argv)
 {
-	struct cli cli = { 0 };
+	struct cli cli = { .command = "report" };
 	struct pc_convert_request req = { 0 };
 	int status;
 
-	if ((status = parse_options(argc, argv, "+f:qv", &cli)) ||
-	    (status = find_reader(cli.from, &req.from)))
+	if ((status = parse_options(argc, argv, "hf:qv", &cli)))
+		return status;
+	if (cli.help)
+		return print_help(cli.command);
+	if ((status = find_reader(cli.from, &req.from)))
 		return status;
 	if (optind >= argc)
 		return usage_error("%s: no input given", "report");
@@ -294,18 +370,23 @@ static int cmd_report(int argc, char **argv)
 
 static int cmd_info(int argc, char **argv)
 {
-	struct cli cli = { 0 };
+	struct cli cli = { .command = "info" };
 	const struct pc_reader *reader;
 	struct pc_input in;
 	struct pc_ctx ctx;
 	int status;
 
-	if ((status = parse_options(argc, argv, "+f:", &cli)) ||
-	    (status = find_reader(cli.from, &reader)))
+	if ((status = parse_options(argc, argv, "hf:", &cli)))
+		return status;
+	if (cli.help)
+		return print_help(cli.command);
+	if ((status = find_reader(cli.from, &reader)))
 		return status;
 	if (argc - optind != 1)
 		return usage_error("%s: give exactly one input", "info");
 	pc_ctx_init(&ctx);
+	if ((status = apply_options(&cli, &ctx, reader, NULL)))
+		return status;
 	if (pc_input_open(&in, argv[optind], &ctx.err))
 		return report_error(&ctx);
 	if (!reader)
@@ -349,10 +430,10 @@ int main(int argc, char **argv)
 
 	if (!command)
 		return usage_error("no command given");
-	if (!strcmp(command, "--help") || !strcmp(command, "-h") || !strcmp(command, "help")) {
-		fputs(usage_text, stdout);
-		return 0;
-	}
+	if (!strcmp(command, "--help") || !strcmp(command, "-h"))
+		return print_help(NULL);
+	if (!strcmp(command, "help"))
+		return print_help(argc > 2 ? argv[2] : NULL);
 	if (!strcmp(command, "--version")) {
 		printf("profconv %s\n", PC_VERSION);
 		return 0;

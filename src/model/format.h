@@ -50,6 +50,8 @@ struct pc_reader {
 	int (*read)(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m);
 	/* Prints the views of `profconv info`; NULL when the format has none. */
 	int (*info)(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views);
+	/* Its own options (read with pc_option_*), ended by a NULL name; or NULL. */
+	const struct pc_option_spec *options;
 };
 
 struct pc_writer {
@@ -61,6 +63,8 @@ struct pc_writer {
 	unsigned keeps;                /* parts it can represent */
 	/* Renders the finalized model; -1 with ctx->err set on failure. */
 	int (*write)(struct pc_ctx *ctx, const struct pc_model *m, struct pc_output *out);
+	/* Its own options (read with pc_option_*), ended by a NULL name; or NULL. */
+	const struct pc_option_spec *options;
 };
 
 #endif

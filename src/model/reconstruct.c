@@ -43,6 +43,7 @@
 #include "model/reconstruct.h"
 
 #include "base/apportion.h"
+#include "model/copy.h"
 
 #define RECONSTRUCT "reconstruct"
 #define PRUNE_FRACTION 1e-6 /* paths below total x this are not expanded */
@@ -90,7 +91,7 @@ struct reconstruction {
 	size_t *arc_start;
 	size_t left_out;       /* samples that are no function */
 
-	uint32_t *module_map, *frame_map, *labelset_map; /* src id -> dst id */
+	struct pc_model_copy copy; /* src ids -> dst ids */
 
 	struct rc_step *steps;  /* the current path, root first */
 	size_t depth, steps_cap;
@@ -103,82 +104,6 @@ bool pc_model_has_arc_data(const struct pc_model *src)
 	return src->arc_self_column >= 0 && src->arc_total_column >= 0 &&
 	       (size_t)src->arc_self_column < src->ncolumns &&
 	       (size_t)src->arc_total_column < src->ncolumns;
-}
-
-/* ---- copying what the stacks refer to ---- */
-
-static pc_str_id copy_str(struct reconstruction *r, pc_str_id id)
-{
-	return pc_model_intern(r->dst, pc_str(r->src, id), pc_str_len(r->src, id));
-}
-
-static void copy_modules(struct reconstruction *r)
-{
-	r->module_map = pc_xcalloc(r->src->nmodules + 1, sizeof(*r->module_map));
-	for (size_t i = 0; i < r->src->nmodules; i++) {
-		struct pc_module module = r->src->modules[i];
-
-		module.name = copy_str(r, module.name);
-		module.build_id = copy_str(r, module.build_id);
-		r->module_map[i + 1] = pc_model_add_module(r->dst, &module);
-	}
-}
-
-static void copy_frames(struct reconstruction *r)
-{
-	r->frame_map = pc_xcalloc(r->src->nframes + 1, sizeof(*r->frame_map));
-	for (size_t i = 0; i < r->src->nframes; i++) {
-		struct pc_frame frame = r->src->frames[i];
-
-		frame.module = r->module_map[frame.module];
-		frame.function = copy_str(r, frame.function);
-		frame.file = copy_str(r, frame.file);
-		r->frame_map[i + 1] = pc_model_add_frame(r->dst, &frame);
-	}
-}
-
-static void copy_labelsets(struct reconstruction *r)
-{
-	const struct pc_model *src = r->src;
-	struct pc_label *labels = NULL;
-	size_t labels_cap = 0;
-
-	r->labelset_map = pc_xcalloc(src->labelsets.count, sizeof(*r->labelset_map));
-	for (uint32_t set = 1; set < src->labelsets.count; set++) {
-		size_t n;
-		const uint32_t *ids = pc_model_labelset(src, set, &n);
-
-		pc_grow(&labels, &labels_cap, n, sizeof(*labels));
-		for (size_t i = 0; i < n; i++) {
-			labels[i] = *pc_model_label(src, ids[i]);
-			labels[i].key = copy_str(r, labels[i].key);
-			labels[i].str = copy_str(r, labels[i].str);
-			labels[i].unit = copy_str(r, labels[i].unit);
-		}
-		r->labelset_map[set] = pc_model_add_labels(r->dst, labels, n);
-	}
-	free(labels);
-}
-
-static void copy_metadata(struct reconstruction *r)
-{
-	const struct pc_model *src = r->src;
-	struct pc_model *dst = r->dst;
-
-	for (size_t i = 0; i < src->nsources; i++)
-		pc_model_add_source(dst, pc_str(src, src->sources[i]));
-	for (size_t i = 0; i < src->ncomments; i++)
-		pc_model_add_comment(dst, "%s", pc_str(src, src->comments[i]));
-	pc_model_add_comment(dst, "stacks reconstructed from caller/callee pairs "
-			     "(VsPerfView method): approximate");
-	for (size_t i = 0; i < src->nfacts; i++)
-		pc_model_add_fact(dst, pc_str(src, src->facts[i].key),
-				  pc_str(src, src->facts[i].value));
-	dst->time_nanos = src->time_nanos;
-	dst->duration_nanos = src->duration_nanos;
-	dst->period_type.type = copy_str(r, src->period_type.type);
-	dst->period_type.unit = copy_str(r, src->period_type.unit);
-	dst->period = src->period;
 }
 
 /* ---- the functions and their arcs ---- */
@@ -326,8 +251,8 @@ static uint32_t add_path(struct reconstruction *r, uint32_t parent, uint32_t nod
 	pc_grow(&r->paths, &r->paths_cap, r->npaths + 1, sizeof(*r->paths));
 	r->paths[r->npaths] = (struct rc_path){
 		.parent = parent,
-		.frame = r->frame_map[leaf->frame],
-		.labels = r->labelset_map[leaf->labels],
+		.frame = r->copy.frame_map[leaf->frame],
+		.labels = r->copy.labelset_map[leaf->labels],
 		.weight = weight,
 	};
 	return (uint32_t)r->npaths++;
@@ -590,9 +515,7 @@ static void release(struct reconstruction *r)
 	free(r->node_start);
 	free(r->frame_arcs);
 	free(r->arc_start);
-	free(r->module_map);
-	free(r->frame_map);
-	free(r->labelset_map);
+	pc_model_copy_end(&r->copy);
 	free(r->steps);
 	free(r->paths);
 }
@@ -619,10 +542,9 @@ int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_mode
 			       "caller/callee data", RECONSTRUCT);
 	r.self_column = (size_t)src->arc_self_column;
 	r.total_column = (size_t)src->arc_total_column;
-	copy_modules(&r);
-	copy_frames(&r);
-	copy_labelsets(&r);
-	copy_metadata(&r);
+	pc_model_copy_begin(&r.copy, src, dst);
+	pc_model_copy_metadata(&r.copy, "stacks reconstructed from caller/callee pairs "
+				       "(VsPerfView method): approximate");
 	add_column(&r);
 	if (find_nodes(&r))
 		goto out;

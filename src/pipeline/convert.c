@@ -40,30 +40,37 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size)
 						 used ? ", " : "", names[i]);
 }
 
+int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
+		   struct pc_model *m)
+{
+	const struct pc_reader *reader = from ? from : pc_detect(in, &ctx->err);
+	int status;
+
+	if (!reader)
+		return -1;
+	status = reader->read(ctx, in, m);
+	if (status && in->io_errno) {
+		pc_error_clear(&ctx->err);
+		pc_input_check_io(in, &ctx->err);
+	}
+	if (status)
+		pc_error_set_path(&ctx->err, in->name);
+	return status;
+}
+
 /* pc_read_input, telling how many input bytes the reader consumed. */
 static int read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
 		      struct pc_model *m, uint64_t *bytes)
 {
 	struct pc_input in;
 	struct pc_progress progress;
-	const struct pc_reader *reader = from;
-	int status = -1;
+	int status;
 
 	if (pc_input_open(&in, path, &ctx->err))
 		return -1;
 	if (ctx->opt.progress && pc_progress_start(&progress, stderr, in.name, in.size))
 		in.progress = &progress;
-	if (!reader)
-		reader = pc_detect(&in, &ctx->err);
-	if (reader) {
-		status = reader->read(ctx, &in, m);
-		if (status && in.io_errno) {
-			pc_error_clear(&ctx->err);
-			pc_input_check_io(&in, &ctx->err);
-		}
-		if (status)
-			pc_error_set_path(&ctx->err, in.name);
-	}
+	status = pc_read_opened(ctx, &in, from, m);
 	if (in.progress)
 		pc_progress_finish(in.progress);
 	*bytes += pc_input_offset(&in);
@@ -115,20 +122,13 @@ static double seconds_now(void)
 	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
-static int write_model(struct pc_ctx *ctx, const struct pc_convert_request *req,
-		       const struct pc_model *m)
+/* Checks the parts the writer needs and keeps, then renders m into out. */
+static int render(struct pc_ctx *ctx, const struct pc_writer *writer, const struct pc_model *m,
+		  struct pc_output *out)
 {
-	struct pc_output out;
-
-	if (check_parts(ctx, m, req->to))
+	if (check_parts(ctx, m, writer))
 		return -1;
-	if (pc_output_open(&out, req->output, &ctx->err))
-		return -1;
-	if (req->to->write(ctx, m, &out)) {
-		pc_output_abort(&out);
-		return -1;
-	}
-	return pc_output_commit(&out, &ctx->err);
+	return writer->write(ctx, m, out);
 }
 
 /*
@@ -144,20 +144,34 @@ static bool wants_stacks_from_arcs(const struct pc_writer *writer, const struct 
 	       !(writer->keeps & (PC_PART_ADDRESSES | PC_PART_ARCS));
 }
 
-static int write_output(struct pc_ctx *ctx, const struct pc_convert_request *req,
-			const struct pc_model *m)
+int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
+		   const struct pc_model *m, struct pc_output *out)
 {
 	struct pc_model stacks;
 	int status;
 
-	if (!wants_stacks_from_arcs(req->to, m))
-		return write_model(ctx, req, m);
+	if (!wants_stacks_from_arcs(writer, m))
+		return render(ctx, writer, m, out);
 	pc_model_init(&stacks);
 	status = pc_model_reconstruct_stacks(ctx, m, &stacks);
 	if (!status)
-		status = write_model(ctx, req, &stacks);
+		status = render(ctx, writer, &stacks, out);
 	pc_model_release(&stacks);
 	return status;
+}
+
+int pc_write_path(struct pc_ctx *ctx, const struct pc_writer *writer,
+		  const struct pc_model *m, const char *path)
+{
+	struct pc_output out;
+
+	if (pc_output_open(&out, path, &ctx->err))
+		return -1;
+	if (pc_write_model(ctx, writer, m, &out)) {
+		pc_output_abort(&out);
+		return -1;
+	}
+	return pc_output_commit(&out, &ctx->err);
 }
 
 int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
@@ -174,7 +188,7 @@ int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
 		pc_model_finalize(m);
 	finalize_end = seconds_now();
 	if (!status)
-		status = write_output(ctx, req, m);
+		status = pc_write_path(ctx, req->to, m, req->output);
 	timing.read_seconds = read_end - start;
 	timing.finalize_seconds = finalize_end - read_end;
 	timing.write_seconds = seconds_now() - finalize_end;

@@ -34,6 +34,19 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size);
 /* Reads one input into m (detecting its format unless from is set). */
 int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
 		  struct pc_model *m);
+/* Reads an opened input into m (detecting its format unless from is set). */
+int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
+		   struct pc_model *m);
+/*
+ * Renders the finalized m with writer into out (opened; the caller commits
+ * or aborts it): checks the parts the writer needs, and reconstructs
+ * stacks from caller/callee data for writers that show only stacks.
+ */
+int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
+		   const struct pc_model *m, struct pc_output *out);
+/* pc_write_model into path ("-" = stdout), replaced only on success. */
+int pc_write_path(struct pc_ctx *ctx, const struct pc_writer *writer,
+		  const struct pc_model *m, const char *path);
 /* Runs the whole conversion; m must be freshly initialised. */
 int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
 	       struct pc_model *m);

@@ -424,7 +424,7 @@ static int pick_named_binary(struct afdo_writer *w, const char *binary)
 
 static int pick_binary(struct afdo_writer *w)
 {
-	const char *binary = w->ctx->opt.binary;
+	const char *binary = pc_option_text(w->ctx, "binary");
 	uint64_t count;
 	pc_str_id best;
 
@@ -448,9 +448,9 @@ static int open_elf(struct afdo_writer *w)
 {
 	int status;
 
-	if (!w->ctx->opt.binary)
+	if (!pc_option_text(w->ctx, "binary"))
 		return 0;
-	status = elf_open(&w->elf, w->ctx->opt.binary, &w->ctx->err);
+	status = elf_open(&w->elf, pc_option_text(w->ctx, "binary"), &w->ctx->err);
 	if (status < 0)
 		return -1;
 	w->has_elf = status > 0;
@@ -479,19 +479,19 @@ static bool offset_address(struct afdo_writer *w, uint64_t offset, uint64_t *out
 static bool unmapped_address(struct afdo_writer *w, const struct pc_frame *frame,
 			     const struct pc_module *mod, uint64_t *out)
 {
-	const struct pc_options *opt = &w->ctx->opt;
 	bool absolute = frame->flags & PC_FRAME_ABSOLUTE;
+	uint64_t base;
 
 	if (mod && mod->has_pdb) { /* SPT: an RVA */
 		*out = frame->address;
 		return true;
 	}
-	if (opt->has_base) {
-		if (frame->address < opt->base) {
+	if (pc_option_address(w->ctx, "base", &base)) {
+		if (frame->address < base) {
 			w->lost.below_base++;
 			return false;
 		}
-		*out = frame->address - opt->base;
+		*out = frame->address - base;
 		return true;
 	}
 	if (absolute && w->has_elf && w->elf.is_exec && elf_has_vaddr(&w->elf, frame->address) &&
@@ -558,7 +558,7 @@ static int add_branch_stack(struct afdo_writer *w, uint32_t id, uint64_t count)
 {
 	size_t n;
 	const uint32_t *b = pc_model_branch_stack(w->m, id, &n);
-	bool ranges = !w->spt_lbr || w->ctx->opt.lbr_ranges;
+	bool ranges = !w->spt_lbr || pc_option_flag(w->ctx, "lbr-ranges");
 	uint64_t from, to, end;
 
 	if (!ranges) {
@@ -738,6 +738,13 @@ static int llvm_unsymbolized_write(struct pc_ctx *ctx, const struct pc_model *m,
 
 static const char *const autofdo_extensions[] = { ".afdo.txt", ".afdotext", NULL };
 
+static const struct pc_option_spec autofdo_options[] = {
+	{ "binary", PC_OPTION_TEXT, "NAME", "the binary (path or file name) to keep", 0 },
+	{ "base", PC_OPTION_ADDRESS, "ADDR", "the load base to subtract from runtime addresses", 0 },
+	{ "lbr-ranges", PC_OPTION_FLAG, NULL, "ranges from SPT LBR records too", 0 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_writer pc_autofdo_writer = {
 	.name = "autofdo",
 	.extensions = autofdo_extensions,
@@ -745,6 +752,7 @@ const struct pc_writer pc_autofdo_writer = {
 	.needs = PC_PART_ADDRESSES,
 	.keeps = PC_PART_ADDRESSES | PC_PART_BRANCHES,
 	.write = autofdo_write,
+	.options = autofdo_options,
 };
 
 const struct pc_writer pc_llvm_unsymbolized_writer = {
@@ -753,4 +761,5 @@ const struct pc_writer pc_llvm_unsymbolized_writer = {
 	.needs = PC_PART_ADDRESSES,
 	.keeps = PC_PART_ADDRESSES | PC_PART_BRANCHES,
 	.write = llvm_unsymbolized_write,
+	.options = autofdo_options,
 };

@@ -256,9 +256,9 @@ static const char *annotation_for(const struct fw_writer *w, const struct pc_fra
 		return "";
 	name = pc_str(w->m, pc_model_module(w->m, frame->module)->name);
 	n = pc_str_len(w->m, pc_model_module(w->m, frame->module)->name);
-	if (w->ctx->opt.folded_kernel && is_kernel_module(name, n))
+	if (pc_option_flag(w->ctx, "kernel") && is_kernel_module(name, n))
 		return "_[k]";
-	if (w->ctx->opt.folded_jit && is_jit_module(name, n))
+	if (pc_option_flag(w->ctx, "jit") && is_jit_module(name, n))
 		return "_[j]";
 	return "";
 }
@@ -282,7 +282,7 @@ static void put_fallback(struct fw_writer *w, const struct pc_frame *frame)
 		if (n > 500)
 			n = 500;
 	}
-	if (w->ctx->opt.folded_addrs && (frame->flags & PC_FRAME_HAS_ADDRESS))
+	if (pc_option_flag(w->ctx, "addrs") && (frame->flags & PC_FRAME_HAS_ADDRESS))
 		used = snprintf(text, sizeof(text), "[%.*s <%llx>]", (int)n, name,
 				(unsigned long long)frame->address);
 	else
@@ -464,11 +464,11 @@ static const struct fw_root *root_of(struct fw_writer *w, uint32_t set)
 
 		put_bytes(w, &c, 1);
 	}
-	if (w->ctx->opt.folded_tid || w->ctx->opt.folded_pid) {
+	if (pc_option_flag(w->ctx, "tid") || pc_option_flag(w->ctx, "pid")) {
 		put_bytes(w, "-", 1);
 		put_id(w, labels.pid);
 	}
-	if (w->ctx->opt.folded_tid) {
+	if (pc_option_flag(w->ctx, "tid")) {
 		put_bytes(w, "/", 1);
 		put_id(w, labels.tid);
 	}
@@ -699,6 +699,16 @@ out:
 
 static const char *const folded_extensions[] = { ".folded", ".collapsed", NULL };
 
+/* stackcollapse-perf.pl's options */
+static const struct pc_option_spec folded_options[] = {
+	{ "pid", PC_OPTION_FLAG, NULL, "root frame comm-PID", 0 },
+	{ "tid", PC_OPTION_FLAG, NULL, "root frame comm-PID/TID", 0 },
+	{ "kernel", PC_OPTION_FLAG, NULL, "_[k] after kernel frames", 0 },
+	{ "jit", PC_OPTION_FLAG, NULL, "_[j] after JIT frames", 0 },
+	{ "addrs", PC_OPTION_FLAG, NULL, "addresses of unknown symbols", 0 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_writer pc_folded_writer = {
 	.name = "folded",
 	.extensions = folded_extensions,
@@ -706,4 +716,5 @@ const struct pc_writer pc_folded_writer = {
 	.needs = 0, /* no stacks: roots alone, or nothing */
 	.keeps = PC_PART_STACKS | PC_PART_SYMBOLS,
 	.write = folded_write,
+	.options = folded_options,
 };

@@ -589,7 +589,7 @@ static int compare_functions(const void *a_ptr, const void *b_ptr)
 
 static void put_functions(const struct report *r)
 {
-	size_t top = r->ctx->opt.top ? r->ctx->opt.top : DEFAULT_TOP;
+	size_t top = pc_option_count(r->ctx, "top") ? pc_option_count(r->ctx, "top") : DEFAULT_TOP;
 	const struct report_name **order = pc_xmalloc((r->nnames ? r->nnames : 1) *
 						      sizeof(*order));
 	int width = digits(r->total);
@@ -950,7 +950,7 @@ static void arc_widths(const struct arc_report *a, const uint32_t *order, size_t
 static void put_arc_table(struct arc_report *a, bool by_total)
 {
 	const struct report *r = a->r;
-	size_t top = r->ctx->opt.top ? r->ctx->opt.top : DEFAULT_TOP;
+	size_t top = pc_option_count(r->ctx, "top") ? pc_option_count(r->ctx, "top") : DEFAULT_TOP;
 	uint32_t *order = pc_xmalloc((a->nfunctions ? a->nfunctions : 1) * sizeof(*order));
 	char address[32], pid[32];
 	int widths[4];
@@ -1024,7 +1024,7 @@ static int arc_report(struct report *r)
 	} else {
 		put_arc_table(&a, false);
 		put_arc_table(&a, true);
-		if (r->ctx->opt.tree && put_arc_tree(r))
+		if (pc_option_flag(r->ctx, "tree") && put_arc_tree(r))
 			goto out;
 	}
 	ret = 0;
@@ -1060,7 +1060,7 @@ static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 		fputs("\nno sample with a call stack has a value in this column\n", r.out);
 	} else {
 		put_functions(&r);
-		if (ctx->opt.tree) {
+		if (pc_option_flag(ctx, "tree")) {
 			build_tree(&r);
 			put_tree(&r, "");
 		}
@@ -1071,6 +1071,12 @@ out:
 	return ret;
 }
 
+static const struct pc_option_spec report_options[] = {
+	{ "top", PC_OPTION_COUNT, "N", "functions in the top table (default 20)", 1000000 },
+	{ "tree", PC_OPTION_FLAG, NULL, "print the call tree (root first) too", 0 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_writer pc_report_writer = {
 	.name = "report",
 	.summary = "a text report for the terminal: top functions and the call tree "
@@ -1080,4 +1086,5 @@ const struct pc_writer pc_report_writer = {
 	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS |
 		 PC_PART_BRANCHES | PC_PART_ARCS,
 	.write = report_write,
+	.options = report_options,
 };

@@ -372,7 +372,7 @@ static void find_binaries(struct spt_writer *w)
 
 static int pick_modules(struct spt_writer *w)
 {
-	const char *binary = w->ctx->opt.binary;
+	const char *binary = pc_option_text(w->ctx, "binary");
 	bool any = false;
 
 	find_binaries(w);
@@ -673,6 +673,11 @@ out:
 
 static const char *const spt_extensions[] = { ".spt", NULL };
 
+static const struct pc_option_spec spt_options[] = {
+	{ "binary", PC_OPTION_TEXT, "NAME", "keep only this binary (path or file name)", 0 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_writer pc_spt_writer = {
 	.name = "spt",
 	.extensions = spt_extensions,
@@ -680,4 +685,5 @@ const struct pc_writer pc_spt_writer = {
 	.needs = PC_PART_ADDRESSES,
 	.keeps = PC_PART_ADDRESSES | PC_PART_STACKS | PC_PART_BRANCHES,
 	.write = spt_write,
+	.options = spt_options,
 };

@@ -66,8 +66,10 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
 			o.total += m.values[i];
 		write_to_memory(&ctx, &pc_folded_writer, &m);
-		ctx.opt.folded_tid = ctx.opt.folded_kernel = ctx.opt.folded_jit = true;
-		ctx.opt.folded_addrs = true;
+		pc_ctx_set(&ctx, "tid", NULL);
+		pc_ctx_set(&ctx, "kernel", NULL);
+		pc_ctx_set(&ctx, "jit", NULL);
+		pc_ctx_set(&ctx, "addrs", NULL);
 		write_to_memory(&ctx, &pc_folded_writer, &m);
 		write_to_memory(&ctx, &pc_dump_writer, &m);
 	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {

@@ -216,12 +216,12 @@ static void test_binary_option_by_name_or_path(void **state)
 	struct fixture *f = *state;
 
 	add_two_binaries(f);
-	f->ctx.opt.binary = "prog";
+	pc_ctx_set(&f->ctx, "binary", "prog");
 	expect_text(f, &pc_autofdo_writer, "0\n1\n1130:3\n0\n");
-	f->ctx.opt.binary = "/elsewhere/prog"; /* a path whose file name matches */
+	pc_ctx_set(&f->ctx, "binary", "/elsewhere/prog"); /* a path whose file name matches */
 	expect_text(f, &pc_autofdo_writer, "0\n1\n1130:3\n0\n");
 	assert_false(warned(f, "no --binary given"));
-	f->ctx.opt.binary = "nothing";
+	pc_ctx_set(&f->ctx, "binary", "nothing");
 	assert_int_equal(write_with(f, &pc_autofdo_writer), -1);
 	assert_string_equal(f->ctx.err.message, "autofdo: no binary named 'nothing' in the input");
 }
@@ -248,8 +248,7 @@ static void test_base_option(void **state)
 	ip(f, "cycles_sample", 0, 0x401230, PC_FRAME_ABSOLUTE, 2);
 	ip(f, "cycles_sample", 0, 0x1000, PC_FRAME_ABSOLUTE, 1); /* below the base */
 	add(f, "cycles_sample", NULL, 0, branches(f, 0, PC_FRAME_ABSOLUTE, pairs, 2), 1);
-	f->ctx.opt.has_base = true;
-	f->ctx.opt.base = 0x400000;
+	pc_ctx_set(&f->ctx, "base", "0x400000");
 	expect_text(f, &pc_autofdo_writer,
 		    "1\n1230-1238:1\n1\n1230:2\n2\n1238->128b:1\n1286->1230:1\n");
 	assert_true(warned(f, "writing the addresses that have no binary"));
@@ -311,7 +310,7 @@ static void test_elf_program_headers(void **state)
 
 	make_elf(f, 3, 64 + 2 * 56);
 	mod = module(f, f->elf_path, 0x7f0000001000, 0x1000);
-	f->ctx.opt.binary = f->elf_path;
+	pc_ctx_set(&f->ctx, "binary", f->elf_path);
 	ip(f, "cycles_sample", mod, 0x7f0000001234, PC_FRAME_ABSOLUTE, 4); /* offset 0x1234 */
 	ip(f, "cycles_sample", mod, 0x1240, 0, 1);                          /* offset 0x1240 */
 	ip(f, "cycles_sample", mod, 0x900, 0, 1);                           /* in no segment */
@@ -319,7 +318,7 @@ static void test_elf_program_headers(void **state)
 	assert_true(warned(f, "1 addresses outside the binary's PT_LOAD segments were left out"));
 	/* llvm-profgen 14 counts from the page of the first executable segment */
 	pc_ctx_init(&f->ctx);
-	f->ctx.opt.binary = f->elf_path;
+	pc_ctx_set(&f->ctx, "binary", f->elf_path);
 	expect_text(f, &pc_llvm_unsymbolized_writer, "2\na34-a34:4\na40-a40:1\n0\n");
 }
 
@@ -331,7 +330,7 @@ static void test_elf_exec_without_range(void **state)
 
 	make_elf(f, 2, 64 + 2 * 56);
 	mod = module(f, f->elf_path, 0, 0);
-	f->ctx.opt.binary = f->elf_path;
+	pc_ctx_set(&f->ctx, "binary", f->elf_path);
 	ip(f, "cycles_sample", mod, 0x11a34, PC_FRAME_ABSOLUTE, 2);
 	expect_text(f, &pc_autofdo_writer, "0\n1\n1a34:2\n0\n");
 }
@@ -343,7 +342,7 @@ static void test_truncated_elf_is_an_error(void **state)
 
 	make_elf(f, 3, 64 + 56 + 10);
 	mod = module(f, f->elf_path, 0, 0);
-	f->ctx.opt.binary = f->elf_path;
+	pc_ctx_set(&f->ctx, "binary", f->elf_path);
 	ip(f, "cycles_sample", mod, 0x1234, 0, 1);
 	assert_int_equal(write_with(f, &pc_autofdo_writer), -1);
 	assert_non_null(strstr(f->ctx.err.message, "ELF program header 1 lies outside the file"));
@@ -371,7 +370,7 @@ static void test_spt_lbr(void **state)
 	assert_true(warned(f, "1 SPT LBR records gave branch counts only"));
 	assert_false(warned(f, "DSO-relative"));
 	pc_ctx_init(&f->ctx);
-	f->ctx.opt.lbr_ranges = true;
+	pc_ctx_set(&f->ctx, "lbr-ranges", NULL);
 	expect_text(f, &pc_autofdo_writer,
 		    "2\n1010-1020:2\n1040-1050:2\n1\n1044:3\n3\n1020->1040:2\n1030->1010:2\n1050->1000:2\n");
 }

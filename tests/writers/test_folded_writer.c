@@ -164,9 +164,9 @@ static void test_pid_tid_roots(void **state)
 
 	sample(f, &worker, 1, main_frame, 0);
 	sample(f, &java, 1, main_frame, 0);
-	f->ctx.opt.folded_pid = true;
+	pc_ctx_set(&f->ctx, "pid", NULL);
 	assert_folded(f, "java-24636;main 1\nmy_worker_0-?;main 1\n");
-	f->ctx.opt.folded_tid = true;
+	pc_ctx_set(&f->ctx, "tid", NULL);
 	assert_folded(f, "java-24636/25607;main 1\nmy_worker_0-?/6132;main 1\n");
 }
 
@@ -179,7 +179,7 @@ static void test_no_comm_no_root(void **state)
 	sample(f, &nocomm, 4, main_frame, 0);
 	sample(f, NULL, 5, main_frame, 0);
 	sample(f, NULL, 6, 0); /* nothing to write */
-	f->ctx.opt.folded_tid = true;
+	pc_ctx_set(&f->ctx, "tid", NULL);
 	assert_folded(f, "main 9\n");
 	assert_non_null(strstr(f->ctx.warnings[f->ctx.nwarnings - 1].text,
 			       "1 samples with neither a comm nor frames are not written"));
@@ -251,7 +251,7 @@ static void test_unknown_symbols_and_addrs(void **state)
 	sample(f, &worker, 20, deleted, none, 0);
 	assert_folded(f, "my_worker_0;[unknown];[dd] 10\n"
 			 "my_worker_0;plain:name(x);[memfd:jit code (deleted)] 20\n");
-	f->ctx.opt.folded_addrs = true;
+	pc_ctx_set(&f->ctx, "addrs", NULL);
 	assert_folded(f, "my_worker_0;[unknown <7f2eb2b31c2c>];[dd <31ef>] 10\n"
 			 "my_worker_0;plain:name(x);[memfd:jit code (deleted) <6>] 20\n");
 }
@@ -273,11 +273,11 @@ static void test_kernel_and_jit_annotations(void **state)
 	uint32_t user = frame(f, module(f, "/usr/bin/perf-top"), 7, "main");
 
 	sample(f, &worker, 1, kallsyms, vmlinux, ko, kunknown, map, jitted, user, 0);
-	f->ctx.opt.folded_kernel = true;
+	pc_ctx_set(&f->ctx, "kernel", NULL);
 	assert_folded(f, "my_worker_0;main;fib.smx::fib;LazyCompile:~body_0 a.js:1;"
 			 "[[kernel.kallsyms]]_[k];mlx5e_xdp_handle_[k];tcp_sendmsg_[k];do_syscall_64_[k] 1\n");
-	f->ctx.opt.folded_kernel = false;
-	f->ctx.opt.folded_jit = true;
+	f->ctx.nsettings = 0; /* no options */
+	pc_ctx_set(&f->ctx, "jit", NULL);
 	assert_folded(f, "my_worker_0;main;fib.smx::fib_[j];LazyCompile:~body_0 a.js:1_[j];"
 			 "[[kernel.kallsyms]];mlx5e_xdp_handle;tcp_sendmsg;do_syscall_64 1\n");
 }
@@ -294,7 +294,7 @@ static void test_inline_chains(void **state)
 	fr.flags |= PC_FRAME_INLINE;
 	inlined = pc_model_add_frame(&f->m, &fr);
 	sample(f, &java, 1, inlined, chain, 0);
-	f->ctx.opt.folded_jit = true;
+	pc_ctx_set(&f->ctx, "jit", NULL);
 	assert_folded(f, "java;com/A:::run_[j];com/B:::call_[i];com/C:::get_[i];inlined_fn 1\n");
 }
 

@@ -85,7 +85,7 @@ static void test_header_top_and_tree(void **state)
 	add_folded(&f->m, 0, "main;c;b", 4);
 	add_folded(&f->m, 0, "main;c;c;c", 4);
 	add_folded(&f->m, 0, "other", 2);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -137,7 +137,7 @@ static void test_top_limits_the_table(void **state)
 	add_folded(&f->m, 0, "main;a", 3);
 	add_folded(&f->m, 0, "main;b", 2);
 	add_folded(&f->m, 0, "main;c", 1);
-	f->ctx.opt.top = 2;
+	pc_ctx_set(&f->ctx, "top", "2");
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -186,8 +186,8 @@ static void test_pruning_below_half_a_percent(void **state)
 	add_folded(&f->m, 0, "main;b", 4);
 	add_folded(&f->m, 0, "main;c", 3);
 	add_folded(&f->m, 0, "main;d;more", 3);
-	f->ctx.opt.tree = true;
-	f->ctx.opt.top = 1;
+	pc_ctx_set(&f->ctx, "tree", NULL);
+	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -213,8 +213,8 @@ static void test_pruned_roots(void **state)
 	one_column(&f->m);
 	add_folded(&f->m, 0, "main", 199);
 	add_folded(&f->m, 0, "rare", 1);
-	f->ctx.opt.tree = true;
-	f->ctx.opt.top = 1;
+	pc_ctx_set(&f->ctx, "tree", NULL);
+	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -299,7 +299,7 @@ static void test_frames_with_one_name_are_one_function(void **state)
 	pc_model_add_column(&f->m, "cycles", "count");
 	pc_model_add_sample(&f->m, &a, 0, 3);
 	pc_model_add_sample(&f->m, &b, 0, 4);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   perf-script\n"
@@ -431,7 +431,7 @@ static void test_zero_values_and_stackless_samples(void **state)
 	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 0, 5), 0);
 	assert_int_equal(pc_model_add_sample(&f->m, &labels_only, 0, 3), 0);
 	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 1, 9), 0);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -462,7 +462,7 @@ static void test_only_branches_in_the_column(void **state)
 	add_folded(&f->m, 0, "main", 1);
 	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 1, 4), 0);
 	f->ctx.opt.event = "lbr";
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -491,7 +491,7 @@ static void test_labels_do_not_split_the_report(void **state)
 
 		assert_int_equal(pc_model_add_sample(&f->m, &sample, 0, (uint64_t)i), 0);
 	}
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_int_equal(write_report(f), 0);
 	assert_non_null(strstr(f->text, "total:    6 in 1 distinct stack\n"));
 	assert_non_null(strstr(f->text, "\n6  100.00%  main\n"));
@@ -519,7 +519,7 @@ static void test_large_counts(void **state)
 	one_column(&f->m);
 	add_folded(&f->m, 0, "a;b", PC_COUNT_MAX);
 	add_folded(&f->m, 0, "a;c", PC_COUNT_MAX);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -554,7 +554,7 @@ static void test_deep_recursion(void **state)
 	sample.labels = sample.branches = 0;
 	one_column(&f->m);
 	assert_int_equal(pc_model_add_sample(&f->m, &sample, 0, 5), 0);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_int_equal(write_report(f), 0);
 	assert_non_null(strstr(f->text, "    5  100.00%      5  100.00%  self\n"));
 	for (const char *p = f->text; (p = strchr(p, '\n')); p++)
@@ -627,7 +627,7 @@ static void test_caller_callee_tables_and_tree(void **state)
 	char expected[4096];
 
 	add_caller_callee(&f->m);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	snprintf(expected, sizeof(expected), "%s%s%s",
 		 "profconv report\n"
 		 "source:   vsperf\n"
@@ -686,7 +686,7 @@ static void test_caller_callee_top(void **state)
 	struct fixture *f = *state;
 
 	add_caller_callee(&f->m);
-	f->ctx.opt.top = 1;
+	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
 		"profconv report\n"
 		"source:   vsperf\n"
@@ -745,7 +745,7 @@ static void test_caller_callee_without_functions(void **state)
 	struct fixture *f = *state;
 
 	pct_cc_columns(&f->m);
-	f->ctx.opt.tree = true;
+	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
 		"source:   vsperf\n"

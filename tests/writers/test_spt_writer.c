@@ -319,11 +319,11 @@ static void test_binary_option_picks_modules(void **state)
 
 	add(f, "timer", &fa, 1, 0, 1);
 	add(f, "timer", &fb, 1, 0, 1);
-	f->ctx.opt.binary = "b.dll";
+	pc_ctx_set(&f->ctx, "binary", "b.dll");
 	write_and_read_back(f);
 	assert_int_equal(f->back.nmodules, 1);
 	assert_string_equal(pc_str(&f->back, f->back.modules[0].name), "/y/b.dll");
-	f->ctx.opt.binary = "c.dll";
+	pc_ctx_set(&f->ctx, "binary", "c.dll");
 	free(f->bytes);
 	f->bytes = NULL;
 	assert_int_equal(write_spt(f), -1);

@@ -37,7 +37,7 @@ int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m)
 {
 	struct pc_output out = { .fp = fuzz_null_output() };
 
-	ctx->opt.tree = true;
-	ctx->opt.top = 5;
+	pc_ctx_set(ctx, "tree", NULL);
+	pc_ctx_set(ctx, "top", "5");
 	return pc_report_writer.write(ctx, m, &out);
 }
