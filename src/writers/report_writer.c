@@ -30,9 +30,13 @@
  *      1    0.10%    (1 more below 0.5%)
  *
  * Counts are right-aligned to the width of the total, percentages have two
- * decimals, the tree indents two spaces per level. Children below 0.5% of
- * the total (count < ceil(total / 200)) are replaced by one line with
- * their sum and number, after their kept siblings.
+ * decimals, the tree indents two spaces per level. From level 32 on (the
+ * roots are level 0) the indentation stays at 64 spaces and the level is
+ * printed before the name, "[32] f", so a line costs the same at any depth
+ * and a 100,000-frame stack prints 100,000 short lines. Children below
+ * 0.5% of the total (count < ceil(total / 200)) are replaced by one line
+ * with their sum and number, after their kept siblings (marked with their
+ * level too when that is 32 or more).
  *
  * What maps where:
  *   the counted column  -> --event NAME picks column NAME_event if there is
@@ -109,6 +113,7 @@
 #define REPORT "report"
 #define DEFAULT_TOP 20
 #define PRUNE_PER_MILLE 5 /* tree nodes below 0.5% of the total are folded */
+#define TREE_INDENT_LEVELS 32 /* deeper tree nodes print their level: [N] */
 
 /* A function: a distinct name. */
 struct report_name {
@@ -622,12 +627,25 @@ static bool pruned(const struct report *r, uint64_t count)
 	return count < r->total / per + (r->total % per != 0);
 }
 
+/*
+ * Two spaces per level up to TREE_INDENT_LEVELS; deeper nodes stay at that
+ * indentation and show their level instead: "[1234] ". One write per line,
+ * so a line costs the same at any depth.
+ */
+static void put_indent(FILE *out, size_t depth)
+{
+	size_t levels = depth < TREE_INDENT_LEVELS ? depth : TREE_INDENT_LEVELS;
+
+	fprintf(out, "%*s", (int)(2 * levels), "");
+	if (depth >= TREE_INDENT_LEVELS)
+		fprintf(out, "[%zu] ", depth);
+}
+
 static void put_tree_line(const struct report *r, int width, uint64_t count, size_t depth)
 {
 	fprintf(r->out, "%*llu  %6.2f%%  ", width, (unsigned long long)count,
 		percent(r, count));
-	for (size_t i = 0; i < depth; i++)
-		fputs("  ", r->out);
+	put_indent(r->out, depth);
 }
 
 /* Prints the children [from, to) of one node that fall below the threshold. */

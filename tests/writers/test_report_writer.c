@@ -4,7 +4,8 @@
  * total once per stack under recursion, the sort order, --top), the call
  * tree (children order, pruning below 0.5%), names of unsymbolized frames,
  * --event (NAME_event, NAME, unknown), samples left out (zero values,
- * branch-only and stackless samples), escaping, overflow, deep stacks.
+ * branch-only and stackless samples), escaping, overflow, deep stacks and
+ * the tree's indentation cap.
  */
 #include "pipeline/registry.h"
 #include "support/caller_callee.h"
@@ -563,6 +564,48 @@ static void test_deep_recursion(void **state)
 	free(frames);
 }
 
+/* The stack "f0;f1;...;fN" (the root first). */
+static void add_chain(struct pc_model *m, size_t n, const char *leaf, uint64_t value)
+{
+	char stack[512];
+	size_t used = 0;
+
+	for (size_t i = 0; i < n; i++)
+		used += (size_t)snprintf(stack + used, sizeof(stack) - used, "f%zu;", i);
+	snprintf(stack + used, sizeof(stack) - used, "%s", leaf);
+	add_folded(m, 0, stack, value);
+}
+
+/*
+ * Levels 32 and deeper keep the indentation of level 32 (64 spaces) and
+ * print their level before the name, folded siblings too.
+ */
+static void test_tree_indentation_is_capped(void **state)
+{
+	struct fixture *f = *state;
+	char tail[1024];
+	size_t len;
+
+	one_column(&f->m);
+	add_chain(&f->m, 34, "f34", 398);
+	add_chain(&f->m, 34, "g", 1);
+	add_chain(&f->m, 34, "h", 1);
+	f->ctx.opt.tree = true;
+	f->ctx.opt.top = 1;
+	assert_int_equal(write_report(f), 0);
+	snprintf(tail, sizeof(tail),
+		 "400  100.00%%  %*sf31\n"
+		 "400  100.00%%  %*s[32] f32\n"
+		 "400  100.00%%  %*s[33] f33\n"
+		 "398   99.50%%  %*s[34] f34\n"
+		 "  2    0.50%%  %*s[34] (2 more below 0.5%%)\n",
+		 62, "", 64, "", 64, "", 64, "", 64, "");
+	len = strlen(tail);
+	assert_true(f->size >= len);
+	assert_string_equal(f->text + f->size - len, tail);
+	assert_non_null(strstr(f->text, "\n400  100.00%  f0\n400  100.00%    f1\n"));
+}
+
 static void test_descriptor(void **state)
 {
 	(void)state;
@@ -780,6 +823,7 @@ int main(void)
 		T(test_total_past_2_64_is_an_error),
 		T(test_large_counts),
 		T(test_deep_recursion),
+		T(test_tree_indentation_is_capped),
 		T(test_descriptor),
 		T(test_caller_callee_tables_and_tree),
 		T(test_caller_callee_event_inclusive),
