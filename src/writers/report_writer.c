@@ -1091,7 +1091,8 @@ out:
 
 static const struct pc_option_spec report_options[] = {
 	{ "top", PC_OPTION_COUNT, "N", "functions in the top table (default 20)", 1000000 },
-	{ "tree", PC_OPTION_FLAG, NULL, "print the call tree (root first) too", 0 },
+	{ "tree", PC_OPTION_FLAG, NULL,
+	  "print the call tree (root first) too; lines past level 32 show [LEVEL]", 0 },
 	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
 };
 

@@ -590,8 +590,8 @@ static void test_tree_indentation_is_capped(void **state)
 	add_chain(&f->m, 34, "f34", 398);
 	add_chain(&f->m, 34, "g", 1);
 	add_chain(&f->m, 34, "h", 1);
-	f->ctx.opt.tree = true;
-	f->ctx.opt.top = 1;
+	pc_ctx_set(&f->ctx, "tree", NULL);
+	pc_ctx_set(&f->ctx, "top", "1");
 	assert_int_equal(write_report(f), 0);
 	snprintf(tail, sizeof(tail),
 		 "400  100.00%%  %*sf31\n"
