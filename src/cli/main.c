@@ -279,7 +279,7 @@ static void print_summary(const struct pc_ctx *ctx, const struct pc_model *m,
 		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
 		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s; "
 		"write %.3f s)\n",
-		m->nsamples, m->stacks.count - 1, m->nframes, m->nmodules, m->ncolumns,
+		pc_model_nsamples(m), (pc_model_nstacks(m) + 1) - 1, pc_model_nframes(m), pc_model_nmodules(m), pc_model_ncolumns(m),
 		cli->output, seconds, megabytes, timing->read_seconds, threads,
 		megabytes / read_seconds, timing->finalize_seconds, timing->write_seconds);
 }

@@ -10,9 +10,9 @@ static void copy_modules(struct pc_model_copy *copy)
 {
 	const struct pc_model *src = copy->src;
 
-	copy->module_map = pc_xcalloc(src->nmodules + 1, sizeof(*copy->module_map));
-	for (size_t i = 0; i < src->nmodules; i++) {
-		struct pc_module module = src->modules[i];
+	copy->module_map = pc_xcalloc(pc_model_nmodules(src) + 1, sizeof(*copy->module_map));
+	for (size_t i = 0; i < pc_model_nmodules(src); i++) {
+		struct pc_module module = *pc_model_module(src, i + 1);
 
 		module.name = pc_model_copy_str(copy, module.name);
 		module.build_id = pc_model_copy_str(copy, module.build_id);
@@ -24,9 +24,9 @@ static void copy_frames(struct pc_model_copy *copy)
 {
 	const struct pc_model *src = copy->src;
 
-	copy->frame_map = pc_xcalloc(src->nframes + 1, sizeof(*copy->frame_map));
-	for (size_t i = 0; i < src->nframes; i++) {
-		struct pc_frame frame = src->frames[i];
+	copy->frame_map = pc_xcalloc(pc_model_nframes(src) + 1, sizeof(*copy->frame_map));
+	for (size_t i = 0; i < pc_model_nframes(src); i++) {
+		struct pc_frame frame = *pc_model_frame(src, i + 1);
 
 		frame.module = copy->module_map[frame.module];
 		frame.function = pc_model_copy_str(copy, frame.function);
@@ -41,8 +41,8 @@ static void copy_labelsets(struct pc_model_copy *copy)
 	struct pc_label *labels = NULL;
 	size_t labels_cap = 0;
 
-	copy->labelset_map = pc_xcalloc(src->labelsets.count, sizeof(*copy->labelset_map));
-	for (uint32_t set = 1; set < src->labelsets.count; set++) {
+	copy->labelset_map = pc_xcalloc((pc_model_nlabelsets(src) + 1), sizeof(*copy->labelset_map));
+	for (uint32_t set = 1; set < (pc_model_nlabelsets(src) + 1); set++) {
 		size_t n;
 		const uint32_t *ids = pc_model_labelset(src, set, &n);
 
@@ -81,84 +81,99 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
 	const struct pc_model *src = copy->src;
 	struct pc_model *dst = copy->dst;
 
-	for (size_t i = 0; i < src->nsources; i++)
-		pc_model_add_source(dst, pc_str(src, src->sources[i]));
-	for (size_t i = 0; i < src->ncomments; i++)
-		pc_model_add_comment(dst, "%s", pc_str(src, src->comments[i]));
+	for (size_t i = 0; i < pc_model_nsources(src); i++)
+		pc_model_add_source(dst, pc_str(src, pc_model_source(src, i)));
+	for (size_t i = 0; i < pc_model_ncomments(src); i++)
+		pc_model_add_comment(dst, "%s", pc_str(src, pc_model_comment(src, i)));
 	if (comment)
 		pc_model_add_comment(dst, "%s", comment);
-	for (size_t i = 0; i < src->nfacts; i++)
-		pc_model_add_fact(dst, pc_str(src, src->facts[i].key),
-				  pc_str(src, src->facts[i].value));
-	if (!dst->time_nanos)
-		dst->time_nanos = src->time_nanos;
-	if (!dst->duration_nanos)
-		dst->duration_nanos = src->duration_nanos;
-	if (!dst->period_type.type && !dst->period_type.unit) {
-		dst->period_type.type = pc_model_copy_str(copy, src->period_type.type);
-		dst->period_type.unit = pc_model_copy_str(copy, src->period_type.unit);
-		dst->period = src->period;
-	}
+	for (size_t i = 0; i < pc_model_nfacts(src); i++)
+		pc_model_add_fact(dst, pc_str(src, pc_model_fact(src, i)->key),
+				  pc_str(src, pc_model_fact(src, i)->value));
+	pc_model_set_time(dst, pc_model_time_nanos(dst) ? pc_model_time_nanos(dst)
+						      : pc_model_time_nanos(src),
+			  pc_model_duration_nanos(dst) ? pc_model_duration_nanos(dst)
+						       : pc_model_duration_nanos(src));
+	if (!pc_model_period_type(dst)->type && !pc_model_period_type(dst)->unit)
+		pc_model_set_period(dst, pc_model_copy_str(copy, pc_model_period_type(src)->type),
+				    pc_model_copy_str(copy, pc_model_period_type(src)->unit),
+				    pc_model_period(src));
 }
 
 /* ---- merging ---- */
 
-/* from's stack (or branch stack) id as an id of into, through the frame map. */
-static uint32_t map_frames(const struct pc_model_copy *copy, const struct pc_seqs *seqs,
-			   uint32_t id, struct pc_seqs *into_seqs, uint32_t **buf, size_t *cap)
+/* from's stack id as an id of into, through the frame map. */
+static uint32_t map_stack(const struct pc_model_copy *copy, uint32_t id, uint32_t **buf,
+			  size_t *cap)
 {
 	size_t n;
-	const uint32_t *items = pc_seq(seqs, id, &n);
+	const uint32_t *frames = pc_model_stack(copy->src, id, &n);
 
 	if (!id)
 		return 0;
-	pc_grow(buf, cap, n ? n : 1, sizeof(**buf));
+	pc_grow(buf, cap, n, sizeof(**buf));
 	for (size_t i = 0; i < n; i++)
-		(*buf)[i] = copy->frame_map[items[i]];
-	return pc_seqs_add(into_seqs, *buf, n);
+		(*buf)[i] = copy->frame_map[frames[i]];
+	return pc_model_add_stack(copy->dst, *buf, n);
+}
+
+/* from's branch stack id as an id of into, through the frame map. */
+static uint32_t map_branches(const struct pc_model_copy *copy, uint32_t id,
+			     struct pc_branch **buf, size_t *cap)
+{
+	size_t n;
+	const uint32_t *pairs = pc_model_branch_stack(copy->src, id, &n);
+
+	if (!id)
+		return 0;
+	pc_grow(buf, cap, n, sizeof(**buf));
+	for (size_t i = 0; i < n; i++) {
+		(*buf)[i].from = copy->frame_map[pairs[2 * i]];
+		(*buf)[i].to = copy->frame_map[pairs[2 * i + 1]];
+	}
+	return pc_model_add_branches(copy->dst, *buf, n);
 }
 
 static int map_columns(struct pc_model *into, const struct pc_model *from, int *column_map)
 {
-	for (size_t c = 0; c < from->ncolumns; c++) {
-		column_map[c] = pc_model_add_column(into, pc_str(from, from->columns[c].type),
-						    pc_str(from, from->columns[c].unit));
+	for (size_t c = 0; c < pc_model_ncolumns(from); c++) {
+		column_map[c] = pc_model_add_column(into, pc_str(from, pc_model_column(from, c)->type),
+						    pc_str(from, pc_model_column(from, c)->unit));
 		if (column_map[c] < 0)
 			return -1;
 	}
-	if (into->default_column < 0 && from->default_column >= 0)
-		into->default_column = column_map[from->default_column];
-	if (into->arc_self_column < 0 && from->arc_self_column >= 0) {
-		into->arc_self_column = column_map[from->arc_self_column];
-		into->arc_total_column = column_map[from->arc_total_column];
-	}
+	if (pc_model_default_column(into) < 0 && pc_model_default_column(from) >= 0)
+		pc_model_set_default_column(into, column_map[pc_model_default_column(from)]);
+	if (pc_model_arc_self_column(into) < 0 && pc_model_arc_self_column(from) >= 0)
+		pc_model_set_arc_columns(into, column_map[pc_model_arc_self_column(from)],
+					 column_map[pc_model_arc_total_column(from)]);
 	return 0;
 }
 
 static int merge_samples(const struct pc_model_copy *copy, const int *column_map)
 {
 	const struct pc_model *from = copy->src;
-	uint32_t *buf = NULL;
-	size_t cap = 0;
+	uint32_t *stack = NULL;
+	struct pc_branch *branches = NULL;
+	size_t stack_cap = 0, branches_cap = 0;
 	int status = 0;
 
-	for (size_t i = 0; i < from->nsamples && !status; i++) {
-		const struct pc_sample *s = &from->samples[i];
+	for (size_t i = 0; i < pc_model_nsamples(from) && !status; i++) {
+		const struct pc_sample *s = pc_model_sample(from, i);
 		const uint64_t *values = pc_model_values(from, i);
 		struct pc_sample sample = {
-			.stack = map_frames(copy, &from->stacks, s->stack, &copy->dst->stacks, &buf,
-					    &cap),
+			.stack = map_stack(copy, s->stack, &stack, &stack_cap),
 			.labels = copy->labelset_map[s->labels],
-			.branches = map_frames(copy, &from->branches, s->branches,
-					       &copy->dst->branches, &buf, &cap),
+			.branches = map_branches(copy, s->branches, &branches, &branches_cap),
 		};
 
-		for (size_t c = 0; c < from->ncolumns && !status; c++)
+		for (size_t c = 0; c < pc_model_ncolumns(from) && !status; c++)
 			if (values[c])
 				status = pc_model_add_sample(copy->dst, &sample, (size_t)column_map[c],
 							     values[c]);
 	}
-	free(buf);
+	free(stack);
+	free(branches);
 	return status;
 }
 
@@ -166,8 +181,8 @@ static int merge_arcs(const struct pc_model_copy *copy)
 {
 	const struct pc_model *from = copy->src;
 
-	for (size_t i = 0; i < from->narcs; i++) {
-		const struct pc_arc *arc = &from->arcs[i];
+	for (size_t i = 0; i < pc_model_narcs(from); i++) {
+		const struct pc_arc *arc = pc_model_arc(from, i);
 
 		if (pc_model_add_arc(copy->dst, copy->frame_map[arc->from],
 				     copy->frame_map[arc->to], arc->kind, arc->count))

@@ -304,4 +304,112 @@ static inline const uint64_t *pc_model_values(const struct pc_model *m, size_t s
 	return m->values + sample * m->value_stride;
 }
 
+
+/* --- the view, for writers: counts, samples, columns, arcs, metadata --- */
+static inline size_t pc_model_nstrings(const struct pc_model *m) { return m->nstrings; }
+static inline size_t pc_model_nmodules(const struct pc_model *m) { return m->nmodules; }
+static inline size_t pc_model_nframes(const struct pc_model *m) { return m->nframes; }
+static inline size_t pc_model_nlabels(const struct pc_model *m) { return m->nlabels; }
+static inline size_t pc_model_nsamples(const struct pc_model *m) { return m->nsamples; }
+static inline size_t pc_model_ncolumns(const struct pc_model *m) { return m->ncolumns; }
+static inline size_t pc_model_narcs(const struct pc_model *m) { return m->narcs; }
+/* Distinct non-empty stacks, label sets and branch stacks: ids 1 to n. */
+static inline size_t pc_model_nstacks(const struct pc_model *m) { return m->stacks.count - 1; }
+static inline size_t pc_model_nlabelsets(const struct pc_model *m)
+{
+	return m->labelsets.count - 1;
+}
+static inline size_t pc_model_nbranch_stacks(const struct pc_model *m)
+{
+	return m->branches.count - 1;
+}
+static inline bool pc_model_is_finalized(const struct pc_model *m) { return m->finalized; }
+
+/* Sample `index` (0-based, in finalized order): its stack, labels, branches. */
+static inline const struct pc_sample *pc_model_sample(const struct pc_model *m, size_t index)
+{
+	return &m->samples[index];
+}
+
+/* Column c (0-based): its type and unit. */
+static inline const struct pc_value_type *pc_model_column(const struct pc_model *m, size_t c)
+{
+	return &m->columns[c];
+}
+
+/* The column shown by default, -1 when there is none. */
+static inline int pc_model_default_column(const struct pc_model *m)
+{
+	return m->default_column;
+}
+
+/* The per-function columns of caller/callee data (see arc_self_column), or -1. */
+static inline int pc_model_arc_self_column(const struct pc_model *m)
+{
+	return m->arc_self_column;
+}
+
+static inline int pc_model_arc_total_column(const struct pc_model *m)
+{
+	return m->arc_total_column;
+}
+
+/* Arc `index` (0-based, in finalized order). */
+static inline const struct pc_arc *pc_model_arc(const struct pc_model *m, size_t index)
+{
+	return &m->arcs[index];
+}
+
+/* Metadata: formats read, comments and header facts, in order. */
+static inline size_t pc_model_nsources(const struct pc_model *m) { return m->nsources; }
+static inline pc_str_id pc_model_source(const struct pc_model *m, size_t i)
+{
+	return m->sources[i];
+}
+static inline size_t pc_model_ncomments(const struct pc_model *m) { return m->ncomments; }
+static inline pc_str_id pc_model_comment(const struct pc_model *m, size_t i)
+{
+	return m->comments[i];
+}
+static inline size_t pc_model_nfacts(const struct pc_model *m) { return m->nfacts; }
+static inline const struct pc_fact *pc_model_fact(const struct pc_model *m, size_t i)
+{
+	return &m->facts[i];
+}
+/* Start time and duration in nanoseconds, 0 when unknown. */
+static inline int64_t pc_model_time_nanos(const struct pc_model *m) { return m->time_nanos; }
+static inline int64_t pc_model_duration_nanos(const struct pc_model *m)
+{
+	return m->duration_nanos;
+}
+/* The sampling period and its type (pprof's period_type), 0s when unknown. */
+static inline const struct pc_value_type *pc_model_period_type(const struct pc_model *m)
+{
+	return &m->period_type;
+}
+static inline int64_t pc_model_period(const struct pc_model *m) { return m->period; }
+
+/* --- more of the builder: metadata setters --- */
+static inline void pc_model_set_time(struct pc_model *m, int64_t time_nanos,
+				     int64_t duration_nanos)
+{
+	m->time_nanos = time_nanos;
+	m->duration_nanos = duration_nanos;
+}
+
+static inline void pc_model_set_period(struct pc_model *m, pc_str_id type, pc_str_id unit,
+				       int64_t period)
+{
+	m->period_type.type = type;
+	m->period_type.unit = unit;
+	m->period = period;
+}
+
+/* Marks the columns of per-function exclusive and inclusive counts (arcs). */
+static inline void pc_model_set_arc_columns(struct pc_model *m, int self, int total)
+{
+	m->arc_self_column = self;
+	m->arc_total_column = total;
+}
+
 #endif

@@ -101,9 +101,9 @@ struct reconstruction {
 
 bool pc_model_has_arc_data(const struct pc_model *src)
 {
-	return src->arc_self_column >= 0 && src->arc_total_column >= 0 &&
-	       (size_t)src->arc_self_column < src->ncolumns &&
-	       (size_t)src->arc_total_column < src->ncolumns;
+	return pc_model_arc_self_column(src) >= 0 && pc_model_arc_total_column(src) >= 0 &&
+	       (size_t)pc_model_arc_self_column(src) < pc_model_ncolumns(src) &&
+	       (size_t)pc_model_arc_total_column(src) < pc_model_ncolumns(src);
 }
 
 /* ---- the functions and their arcs ---- */
@@ -117,7 +117,7 @@ static uint64_t saturated_sum(uint64_t a, uint64_t b)
 static void add_node(struct reconstruction *r, size_t sample, uint32_t frame)
 {
 	const uint64_t *values = pc_model_values(r->src, sample);
-	uint32_t labels = r->src->samples[sample].labels;
+	uint32_t labels = pc_model_sample(r->src, sample)->labels;
 	struct rc_node *last = r->nnodes ? &r->nodes[r->nnodes - 1] : NULL;
 
 	/* samples differing only by branch stacks are adjacent: one function */
@@ -134,10 +134,10 @@ static int find_nodes(struct reconstruction *r)
 {
 	const struct pc_model *src = r->src;
 
-	r->nodes = pc_xcalloc(src->nsamples ? src->nsamples : 1, sizeof(*r->nodes));
-	for (size_t i = 0; i < src->nsamples; i++) {
+	r->nodes = pc_xcalloc(pc_model_nsamples(src) ? pc_model_nsamples(src) : 1, sizeof(*r->nodes));
+	for (size_t i = 0; i < pc_model_nsamples(src); i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(src, src->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(src, pc_model_sample(src, i)->stack, &n);
 		uint64_t self = pc_model_values(src, i)[r->self_column];
 
 		if (n != 1) {
@@ -148,7 +148,7 @@ static int find_nodes(struct reconstruction *r)
 			return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
 				       "%s: the exclusive counts ('%s') add up past 2^63-1",
 				       RECONSTRUCT,
-				       pc_str(src, src->columns[r->self_column].type));
+				       pc_str(src, pc_model_column(src, r->self_column)->type));
 		r->total += self;
 		add_node(r, i, frames[0]);
 	}
@@ -169,7 +169,7 @@ static void group_by_frame(const struct reconstruction *r, size_t n,
 			   uint32_t (*key)(const struct reconstruction *, size_t),
 			   uint32_t **items, size_t **start)
 {
-	size_t nframes = r->src->nframes;
+	size_t nframes = pc_model_nframes(r->src);
 	size_t *fill = pc_xcalloc(nframes + 2, sizeof(*fill));
 
 	*start = pc_xcalloc(nframes + 2, sizeof(**start));
@@ -193,7 +193,7 @@ static uint32_t node_frame(const struct reconstruction *r, size_t i)
 
 static uint32_t call_arc_caller(const struct reconstruction *r, size_t i)
 {
-	const struct pc_arc *arc = &r->src->arcs[i];
+	const struct pc_arc *arc = pc_model_arc(r->src, i);
 
 	return arc->kind == PC_ARC_CALL ? arc->from : 0;
 }
@@ -231,7 +231,7 @@ static bool *find_called(const struct reconstruction *r)
 		if (!r->nodes[n].total)
 			continue;
 		for (size_t a = r->arc_start[frame]; a < r->arc_start[frame + 1]; a++) {
-			const struct pc_arc *arc = &r->src->arcs[r->frame_arcs[a]];
+			const struct pc_arc *arc = pc_model_arc(r->src, r->frame_arcs[a]);
 			int64_t callee = callee_node(r, (uint32_t)n, arc->to);
 
 			if (arc->count && callee >= 0 && (size_t)callee != n)
@@ -286,7 +286,7 @@ static bool next_callee(struct reconstruction *r, uint32_t *node, double *value)
 	const struct rc_node *parent = &r->nodes[at->node];
 
 	while (at->next_arc < at->end_arc) {
-		const struct pc_arc *arc = &r->src->arcs[r->frame_arcs[at->next_arc++]];
+		const struct pc_arc *arc = pc_model_arc(r->src, r->frame_arcs[at->next_arc++]);
 		int64_t callee = callee_node(r, at->node, arc->to);
 		double share;
 
@@ -522,7 +522,7 @@ static void release(struct reconstruction *r)
 
 static int add_column(struct reconstruction *r)
 {
-	const struct pc_value_type *type = &r->src->columns[r->self_column];
+	const struct pc_value_type *type = pc_model_column(r->src, r->self_column);
 	int column = pc_model_add_column(r->dst, pc_str(r->src, type->type),
 					 pc_str(r->src, type->unit));
 
@@ -537,11 +537,11 @@ int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_mode
 	size_t orphans, inconsistent;
 	int ret = -1;
 
-	if (!pc_model_has_arc_data(src) || !src->finalized)
+	if (!pc_model_has_arc_data(src) || !pc_model_is_finalized(src))
 		return pc_fail(&ctx->err, PC_STATUS_INPUT, "%s: the model holds no finalized "
 			       "caller/callee data", RECONSTRUCT);
-	r.self_column = (size_t)src->arc_self_column;
-	r.total_column = (size_t)src->arc_total_column;
+	r.self_column = (size_t)pc_model_arc_self_column(src);
+	r.total_column = (size_t)pc_model_arc_total_column(src);
 	pc_model_copy_begin(&r.copy, src, dst);
 	pc_model_copy_metadata(&r.copy, "stacks reconstructed from caller/callee pairs "
 				       "(VsPerfView method): approximate");
@@ -549,7 +549,7 @@ int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_mode
 	if (find_nodes(&r))
 		goto out;
 	group_by_frame(&r, r.nnodes, node_frame, &r.frame_nodes, &r.node_start);
-	group_by_frame(&r, src->narcs, call_arc_caller, &r.frame_arcs, &r.arc_start);
+	group_by_frame(&r, pc_model_narcs(src), call_arc_caller, &r.frame_arcs, &r.arc_start);
 	r.min_value = (double)r.total * PRUNE_FRACTION;
 	orphans = r.total ? walk(&r) : 0;
 	inconsistent = add_inconsistent(&r);

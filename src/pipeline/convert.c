@@ -8,19 +8,19 @@ unsigned pc_model_parts(const struct pc_model *m)
 {
 	unsigned parts = 0;
 
-	for (size_t i = 0; i < m->nframes; i++) {
-		if (m->frames[i].flags & PC_FRAME_HAS_ADDRESS)
+	for (size_t i = 0; i < pc_model_nframes(m); i++) {
+		if (pc_model_frame(m, i + 1)->flags & PC_FRAME_HAS_ADDRESS)
 			parts |= PC_PART_ADDRESSES;
-		if (m->frames[i].function)
+		if (pc_model_frame(m, i + 1)->function)
 			parts |= PC_PART_SYMBOLS;
 	}
-	for (size_t i = 0; i < m->nsamples; i++) {
-		if (m->samples[i].stack)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		if (pc_model_sample(m, i)->stack)
 			parts |= PC_PART_STACKS;
-		if (m->samples[i].branches)
+		if (pc_model_sample(m, i)->branches)
 			parts |= PC_PART_BRANCHES;
 	}
-	if (m->narcs)
+	if (pc_model_narcs(m))
 		parts |= PC_PART_ARCS;
 	return parts;
 }

@@ -403,7 +403,7 @@ static int start_model(struct folded_reader *r)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "
 			       "profile already has %d", PC_MAX_COLUMNS);
 	r->column = (size_t)column;
-	if (r->m->default_column < 0)
+	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, column);
 	pc_model_add_source(r->m, FORMAT);
 	return 0;

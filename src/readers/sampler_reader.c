@@ -493,7 +493,7 @@ static int start_model(struct sampler_reader *r)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "
 			       "profile already has %d", PC_MAX_COLUMNS);
 	r->column = (size_t)column;
-	if (r->m->default_column < 0)
+	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, column);
 	r->key_thread = pc_model_intern_cstr(r->m, "thread");
 	r->key_tid = pc_model_intern_cstr(r->m, "tid");

@@ -789,7 +789,7 @@ static int flush_ip_module(struct spt_aggregate *agg, uint32_t module,
 /* IP hits, by (module, RVA, kind) so frames are added in that order. */
 static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
 {
-	for (uint32_t module = 1; module <= agg->m->nmodules; module++)
+	for (uint32_t module = 1; module <= pc_model_nmodules(agg->m); module++)
 		if (flush_ip_module(agg, module, columns, end))
 			return -1;
 	return 0;
@@ -863,7 +863,7 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 		if (first < 0)
 			first = columns[kind];
 	}
-	if (first >= 0 && agg->m->default_column < 0)
+	if (first >= 0 && pc_model_default_column(agg->m) < 0)
 		pc_model_set_default_column(agg->m, first);
 	if (flush_ip(agg, columns, end) || flush_seqs(agg, columns, end))
 		return -1;
@@ -944,7 +944,7 @@ static void aggregate_init(struct spt_aggregate *agg, struct pc_ctx *ctx,
 {
 	*agg = (struct spt_aggregate){
 		.ctx = ctx, .m = m, .modules = modules,
-		.ips = spt_ip_counter_new((uint32_t)m->nmodules),
+		.ips = spt_ip_counter_new((uint32_t)pc_model_nmodules(m)),
 	};
 }
 

@@ -745,13 +745,12 @@ static int add_period(struct pc_ctx *ctx, struct pc_model *m, const struct vsp_h
 		return 0;
 	type_id = pc_model_intern_cstr(m, type);
 	unit_id = pc_model_intern_cstr(m, "count");
-	if (!m->period_type.type && !m->period_type.unit && !m->period) {
-		m->period_type = (struct pc_value_type){ .type = type_id, .unit = unit_id };
-		m->period = interval;
+	if (!pc_model_period_type(m)->type && !pc_model_period_type(m)->unit && !pc_model_period(m)) {
+		pc_model_set_period(m, type_id, unit_id, interval);
 		return 0;
 	}
-	if (m->period_type.type != type_id || m->period_type.unit != unit_id ||
-	    m->period != interval)
+	if (pc_model_period_type(m)->type != type_id || pc_model_period_type(m)->unit != unit_id ||
+	    pc_model_period(m) != interval)
 		return pc_warn(ctx, FORMAT, "the period of an earlier input is kept; the VSP "
 			       "header's (%s every %u) is only a fact", type, interval);
 	return 0;
@@ -765,11 +764,11 @@ static int add_time(struct pc_ctx *ctx, struct pc_model *m, const struct vsp_hea
 		return pc_warn(ctx, FORMAT, "creation_time %04u-%02u-%02u is outside what a "
 			       "profile's time (int64 nanoseconds since 1970) can hold",
 			       h->time.year, h->time.month, h->time.day);
-	if (!m->time_nanos) {
-		m->time_nanos = h->time.nanos;
+	if (!pc_model_time_nanos(m)) {
+		pc_model_set_time(m, h->time.nanos, pc_model_duration_nanos(m));
 		return 0;
 	}
-	if (m->time_nanos != h->time.nanos)
+	if (pc_model_time_nanos(m) != h->time.nanos)
 		return pc_warn(ctx, FORMAT, "the time of an earlier input is kept; the VSP "
 			       "creation_time is only a fact");
 	return 0;
@@ -782,7 +781,7 @@ static int vsp_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 
 	if (load_header(ctx, in, h))
 		goto out;
-	if (!m->nsamples && !m->narcs) {
+	if (!pc_model_nsamples(m) && !pc_model_narcs(m)) {
 		pc_fail(&ctx->err, PC_STATUS_INPUT,
 			"a VSP header holds no samples, only facts about the session: give "
 			"the report made from it first, e.g. 'profconv convert -o out.pb.gz "

@@ -339,7 +339,7 @@ static int overflow(struct vsperf_builder *b, const struct vsperf_row *row, int 
 	char quoted[4 * QUOTE_MAX + 8];
 
 	return fail_row(b, row, "the %s values of \"%s\" add up to more than %llu",
-			pc_str(b->m, b->m->columns[column].type),
+			pc_str(b->m, pc_model_column(b->m, column)->type),
 			quote_text(&row->name, quoted, sizeof(quoted)),
 			(unsigned long long)PC_COUNT_MAX);
 }
@@ -576,7 +576,7 @@ static int overflow_at(struct vsperf_builder *b, uint32_t line, uint32_t frame, 
 
 	return pc_fail_line(&b->ctx->err, b->format, line, 1,
 			    "the %s values of \"%s\" add up to more than %llu",
-			    pc_str(b->m, b->m->columns[column].type),
+			    pc_str(b->m, pc_model_column(b->m, column)->type),
 			    quote_id(b->m, pc_model_frame(b->m, frame)->function, quoted,
 				     sizeof(quoted)),
 			    (unsigned long long)PC_COUNT_MAX);
@@ -798,8 +798,7 @@ static int begin_functions(struct vsperf_builder *b, uint32_t line, uint32_t col
 	if (add_columns(b, have, ~0u))
 		return -1;
 	s->self_column = s->column[s->exclusive];
-	b->m->arc_self_column = s->self_column;
-	b->m->arc_total_column = s->column[s->inclusive];
+	pc_model_set_arc_columns(b->m, s->self_column, s->column[s->inclusive]);
 	return 0;
 }
 
@@ -875,7 +874,7 @@ int vsperf_builder_begin(struct vsperf_builder *b, const struct vsperf_layout *l
 						  begin_functions(b, line, column);
 	if (rc)
 		return -1;
-	if (b->m->default_column < 0)
+	if (pc_model_default_column(b->m) < 0)
 		pc_model_set_default_column(b->m, b->state->self_column);
 	b->begun = true;
 	return 0;

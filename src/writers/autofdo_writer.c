@@ -264,7 +264,7 @@ static const char *base_name(const char *path)
 
 static bool column_named(const struct pc_model *m, size_t c, const char *name, const char *suffix)
 {
-	const char *type = pc_str(m, m->columns[c].type);
+	const char *type = pc_str(m, pc_model_column(m, c)->type);
 	size_t len = strlen(name);
 
 	return !strncmp(type, name, len) && !strcmp(type + len, suffix);
@@ -279,7 +279,7 @@ static bool ends_with(const char *text, const char *suffix)
 
 static int find_column(const struct pc_model *m, const char *name, const char *suffix)
 {
-	for (size_t c = 0; c < m->ncolumns; c++)
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++)
 		if (column_named(m, c, name, suffix))
 			return (int)c;
 	return -1;
@@ -300,15 +300,15 @@ static int pick_columns(struct afdo_writer *w)
 				       FORMAT ": no event '%s' in the input (--event NAME counts column NAME_sample or NAME)",
 				       event);
 	}
-	for (size_t c = 0; w->event_column < 0 && c < m->ncolumns; c++)
-		if (ends_with(pc_str(m, m->columns[c].type), "_sample"))
+	for (size_t c = 0; w->event_column < 0 && c < pc_model_ncolumns(m); c++)
+		if (ends_with(pc_str(m, pc_model_column(m, c)->type), "_sample"))
 			w->event_column = (int)c;
-	for (size_t c = 0; w->event_column < 0 && c < m->ncolumns; c++)
+	for (size_t c = 0; w->event_column < 0 && c < pc_model_ncolumns(m); c++)
 		if (!column_named(m, c, "lbr_branch", "") && !column_named(m, c, "callstack", "") &&
-		    !ends_with(pc_str(m, m->columns[c].type), "_event"))
+		    !ends_with(pc_str(m, pc_model_column(m, c)->type), "_event"))
 			w->event_column = (int)c;
 	if (w->event_column < 0)
-		w->event_column = m->default_column;
+		w->event_column = pc_model_default_column(m);
 	w->branch_column = find_column(m, "lbr_branch", "");
 	w->spt_lbr = w->branch_column >= 0;
 	if (!w->spt_lbr)
@@ -344,10 +344,10 @@ static pc_str_id frame_binary(const struct pc_model *m, uint32_t frame_id)
 static uint64_t *count_binaries(const struct afdo_writer *w)
 {
 	const struct pc_model *m = w->m;
-	uint64_t *counts = pc_xcalloc(m->nstrings + 1, sizeof(*counts));
+	uint64_t *counts = pc_xcalloc(pc_model_nstrings(m) + 1, sizeof(*counts));
 
-	for (size_t i = 0; i < m->nsamples; i++) {
-		const struct pc_sample *sample = &m->samples[i];
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		const struct pc_sample *sample = pc_model_sample(m, i);
 		uint32_t leaf = leaf_frame(m, sample);
 		uint64_t ips = column_value(m, i, w->event_column);
 		uint64_t lbrs = column_value(m, i, w->branch_column);
@@ -369,7 +369,7 @@ static bool most_sampled_binary(const struct afdo_writer *w, pc_str_id *best, ui
 	bool best_set = false, best_bracketed = false;
 
 	*best = 0;
-	for (pc_str_id id = 0; id < w->m->nstrings; id++) {
+	for (pc_str_id id = 0; id < pc_model_nstrings(w->m); id++) {
 		bool bracketed = pc_str(w->m, id)[0] == '[';
 
 		if (!counts[id])
@@ -395,7 +395,7 @@ static bool binary_matches(const char *name, const char *wanted)
 static void want_name(struct afdo_writer *w, pc_str_id name)
 {
 	w->wanted[0] = name == 0;
-	for (uint32_t id = 1; id <= w->m->nmodules; id++)
+	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++)
 		w->wanted[id] = pc_model_module(w->m, id)->name == name;
 }
 
@@ -403,7 +403,7 @@ static int pick_named_binary(struct afdo_writer *w, const char *binary)
 {
 	bool any = false, unknown = false;
 
-	for (uint32_t id = 1; id <= w->m->nmodules; id++) {
+	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++) {
 		const char *name = pc_str(w->m, pc_model_module(w->m, id)->name);
 
 		w->wanted[id] = name[0] && binary_matches(name, binary);
@@ -411,8 +411,9 @@ static int pick_named_binary(struct afdo_writer *w, const char *binary)
 	}
 	if (any)
 		return 0;
-	for (size_t i = 0; i < w->m->nframes && !unknown; i++)
-		unknown = !w->m->frames[i].module && (w->m->frames[i].flags & PC_FRAME_HAS_ADDRESS);
+	for (size_t i = 0; i < pc_model_nframes(w->m) && !unknown; i++)
+		unknown = !pc_model_frame(w->m, i + 1)->module &&
+			  (pc_model_frame(w->m, i + 1)->flags & PC_FRAME_HAS_ADDRESS);
 	if (!unknown)
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
 			       FORMAT ": no binary named '%s' in the input", binary);
@@ -428,7 +429,7 @@ static int pick_binary(struct afdo_writer *w)
 	uint64_t count;
 	pc_str_id best;
 
-	w->wanted = pc_xcalloc(w->m->nmodules + 1, sizeof(*w->wanted));
+	w->wanted = pc_xcalloc(pc_model_nmodules(w->m) + 1, sizeof(*w->wanted));
 	if (binary)
 		return pick_named_binary(w, binary);
 	if (!most_sampled_binary(w, &best, &count))
@@ -595,8 +596,8 @@ static int collect(struct afdo_writer *w)
 {
 	const struct pc_model *m = w->m;
 
-	for (size_t i = 0; i < m->nsamples; i++) {
-		const struct pc_sample *sample = &m->samples[i];
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		const struct pc_sample *sample = pc_model_sample(m, i);
 		uint64_t ips = column_value(m, i, w->event_column);
 		uint64_t lbrs = column_value(m, i, w->branch_column);
 		uint32_t leaf = leaf_frame(m, sample);

@@ -72,44 +72,44 @@ static void put_frame(FILE *out, const struct pc_model *m, uint32_t id)
 static void put_header(FILE *out, const struct pc_model *m)
 {
 	fputs("profconv-dump 1\n", out);
-	for (size_t i = 0; i < m->nsources; i++)
-		fprintf(out, "source %s\n", pc_str(m, m->sources[i]));
-	for (size_t i = 0; i < m->ncomments; i++) {
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		fprintf(out, "source %s\n", pc_str(m, pc_model_source(m, i)));
+	for (size_t i = 0; i < pc_model_ncomments(m); i++) {
 		fputs("comment ", out);
-		put_string(out, m, m->comments[i]);
+		put_string(out, m, pc_model_comment(m, i));
 		fputc('\n', out);
 	}
-	for (size_t i = 0; i < m->nfacts; i++) {
+	for (size_t i = 0; i < pc_model_nfacts(m); i++) {
 		fputs("fact ", out);
-		put_string(out, m, m->facts[i].key);
+		put_string(out, m, pc_model_fact(m, i)->key);
 		fputc(' ', out);
-		put_string(out, m, m->facts[i].value);
+		put_string(out, m, pc_model_fact(m, i)->value);
 		fputc('\n', out);
 	}
-	if (m->time_nanos)
-		fprintf(out, "time_nanos %lld\n", (long long)m->time_nanos);
-	if (m->duration_nanos)
-		fprintf(out, "duration_nanos %lld\n", (long long)m->duration_nanos);
-	if (m->period || m->period_type.type) {
-		fprintf(out, "period %lld ", (long long)m->period);
-		put_string(out, m, m->period_type.type);
+	if (pc_model_time_nanos(m))
+		fprintf(out, "time_nanos %lld\n", (long long)pc_model_time_nanos(m));
+	if (pc_model_duration_nanos(m))
+		fprintf(out, "duration_nanos %lld\n", (long long)pc_model_duration_nanos(m));
+	if (pc_model_period(m) || pc_model_period_type(m)->type) {
+		fprintf(out, "period %lld ", (long long)pc_model_period(m));
+		put_string(out, m, pc_model_period_type(m)->type);
 		fputc(' ', out);
-		put_string(out, m, m->period_type.unit);
+		put_string(out, m, pc_model_period_type(m)->unit);
 		fputc('\n', out);
 	}
 }
 
 static void put_columns_and_modules(FILE *out, const struct pc_model *m)
 {
-	for (size_t i = 0; i < m->ncolumns; i++) {
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++) {
 		fprintf(out, "column %zu ", i);
-		put_string(out, m, m->columns[i].type);
+		put_string(out, m, pc_model_column(m, i)->type);
 		fputc(' ', out);
-		put_string(out, m, m->columns[i].unit);
-		fputs((int)i == m->default_column ? " default\n" : "\n", out);
+		put_string(out, m, pc_model_column(m, i)->unit);
+		fputs((int)i == pc_model_default_column(m) ? " default\n" : "\n", out);
 	}
-	for (size_t i = 0; i < m->nmodules; i++) {
-		const struct pc_module *module = &m->modules[i];
+	for (size_t i = 0; i < pc_model_nmodules(m); i++) {
+		const struct pc_module *module = pc_model_module(m, i + 1);
 
 		fprintf(out, "module %zu ", i + 1);
 		put_string(out, m, module->name);
@@ -153,15 +153,15 @@ static void put_label(FILE *out, const struct pc_model *m, uint32_t id)
 
 static void put_sample(FILE *out, const struct pc_model *m, size_t index)
 {
-	const struct pc_sample *sample = &m->samples[index];
+	const struct pc_sample *sample = pc_model_sample(m, index);
 	const uint64_t *values = pc_model_values(m, index);
 	const uint32_t *items;
 	size_t n;
 
 	fputs("sample", out);
-	for (size_t c = 0; c < m->ncolumns; c++)
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++)
 		if (values[c])
-			fprintf(out, " %s=%llu", pc_str(m, m->columns[c].type),
+			fprintf(out, " %s=%llu", pc_str(m, pc_model_column(m, c)->type),
 				(unsigned long long)values[c]);
 	fputc('\n', out);
 	items = pc_model_stack(m, sample->stack, &n);
@@ -188,10 +188,10 @@ static int dump_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_ou
 	(void)ctx;
 	put_header(out->fp, m);
 	put_columns_and_modules(out->fp, m);
-	for (size_t i = 0; i < m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
 		put_sample(out->fp, m, i);
-	for (size_t i = 0; i < m->narcs; i++) {
-		const struct pc_arc *arc = &m->arcs[i];
+	for (size_t i = 0; i < pc_model_narcs(m); i++) {
+		const struct pc_arc *arc = pc_model_arc(m, i);
 
 		fprintf(out->fp, "arc %s ", arc->kind == PC_ARC_CALL ? "call" : "branch");
 		put_frame(out->fp, m, arc->from);

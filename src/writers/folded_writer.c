@@ -513,8 +513,8 @@ static int add_sample(struct fw_writer *w, const struct pc_sample *sample, uint6
 
 static int column_named(const struct pc_model *m, const char *name)
 {
-	for (size_t i = 0; i < m->ncolumns; i++)
-		if (!strcmp(pc_str(m, m->columns[i].type), name))
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
+		if (!strcmp(pc_str(m, pc_model_column(m, i)->type), name))
 			return (int)i;
 	return -1;
 }
@@ -525,10 +525,10 @@ static int pick_column(struct fw_writer *w)
 	const char *event = w->ctx->opt.event;
 	int column;
 
-	if (!m->ncolumns && !event)
+	if (!pc_model_ncolumns(m) && !event)
 		return 0; /* nothing to count: no lines */
 	if (!event) {
-		w->column = m->default_column >= 0 ? (size_t)m->default_column : 0;
+		w->column = pc_model_default_column(m) >= 0 ? (size_t)pc_model_default_column(m) : 0;
 		return 0;
 	}
 	{
@@ -542,13 +542,13 @@ static int pick_column(struct fw_writer *w)
 	}
 	if (column < 0)
 		column = column_named(m, event);
-	if (column < 0 && !m->ncolumns)
+	if (column < 0 && !pc_model_ncolumns(m))
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "no event '%s': the input has no values",
 			       event);
 	if (column < 0)
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
 			       "no event '%s' in the input (its first column is '%s')", event,
-			       pc_str(m, m->columns[0].type));
+			       pc_str(m, pc_model_column(m, 0)->type));
 	w->column = (size_t)column;
 	return 0;
 }
@@ -556,8 +556,8 @@ static int pick_column(struct fw_writer *w)
 /* True when column c is the _sample twin of the counted _event column. */
 static bool is_twin(const struct fw_writer *w, size_t c)
 {
-	const char *kept = pc_str(w->m, w->m->columns[w->column].type);
-	const char *other = pc_str(w->m, w->m->columns[c].type);
+	const char *kept = pc_str(w->m, pc_model_column(w->m, w->column)->type);
+	const char *other = pc_str(w->m, pc_model_column(w->m, c)->type);
 	size_t kept_len = strlen(kept), other_len = strlen(other);
 
 	return kept_len > 6 && other_len == kept_len + 1 && !strcmp(kept + kept_len - 6, "_event") &&
@@ -568,22 +568,22 @@ static bool is_twin(const struct fw_writer *w, size_t c)
 static int warn_lost(struct fw_writer *w)
 {
 	const struct pc_model *m = w->m;
-	size_t other = m->ncolumns;
+	size_t other = pc_model_ncolumns(m);
 
-	for (size_t c = 0; c < m->ncolumns; c++) {
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
 		bool used = false;
 
 		if (c == w->column || is_twin(w, c))
 			continue;
-		for (size_t i = 0; i < m->nsamples && !used; i++)
+		for (size_t i = 0; i < pc_model_nsamples(m) && !used; i++)
 			used = pc_model_values(m, i)[c] != 0;
-		if (used && other == m->ncolumns)
+		if (used && other == pc_model_ncolumns(m))
 			other = c;
 	}
-	if (other < m->ncolumns &&
+	if (other < pc_model_ncolumns(m) &&
 	    pc_warn(w->ctx, FOLDED, "only column '%s' is written; others such as '%s' are lost "
-		    "(pick one with --event)", pc_str(m, m->columns[w->column].type),
-		    pc_str(m, m->columns[other].type)))
+		    "(pick one with --event)", pc_str(m, pc_model_column(m, w->column)->type),
+		    pc_str(m, pc_model_column(m, other)->type)))
 		return -1;
 	if (w->lost_labels &&
 	    pc_warn(w->ctx, FOLDED, "labels other than comm, pid and tid are lost"))
@@ -668,24 +668,24 @@ static int folded_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_
 	struct fw_writer w = { .ctx = ctx, .m = m };
 	int ret = -1;
 
-	for (size_t i = 0; i < m->nstrings; i++) {
-		if (!strcmp(m->strings[i].text, "comm"))
+	for (size_t i = 0; i < pc_model_nstrings(m); i++) {
+		if (!strcmp(pc_str(m, (pc_str_id)i), "comm"))
 			w.key_comm = (pc_str_id)i;
-		else if (!strcmp(m->strings[i].text, "pid"))
+		else if (!strcmp(pc_str(m, (pc_str_id)i), "pid"))
 			w.key_pid = (pc_str_id)i;
-		else if (!strcmp(m->strings[i].text, "tid"))
+		else if (!strcmp(pc_str(m, (pc_str_id)i), "tid"))
 			w.key_tid = (pc_str_id)i;
 	}
 	pc_tally_init(&w.stacks);
-	w.frames[0] = pc_xcalloc(m->nframes + 1, sizeof(*w.frames[0]));
-	w.frames[1] = pc_xcalloc(m->nframes + 1, sizeof(*w.frames[1]));
-	w.roots = pc_xcalloc(m->labelsets.count + 1, sizeof(*w.roots));
+	w.frames[0] = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w.frames[0]));
+	w.frames[1] = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w.frames[1]));
+	w.roots = pc_xcalloc((pc_model_nlabelsets(m) + 1) + 1, sizeof(*w.roots));
 	if (pick_column(&w))
 		goto out;
-	for (size_t i = 0; i < m->nsamples && m->ncolumns; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m) && pc_model_ncolumns(m); i++) {
 		uint64_t count = pc_model_values(m, i)[w.column];
 
-		if (count && add_sample(&w, &m->samples[i], count))
+		if (count && add_sample(&w, pc_model_sample(m, i), count))
 			goto out;
 	}
 	if (warn_lost(&w))

@@ -167,7 +167,7 @@ struct report {
 static bool column_named(const struct pc_model *m, size_t column, const char *name,
 			 size_t len, const char *suffix)
 {
-	pc_str_id type = m->columns[column].type;
+	pc_str_id type = pc_model_column(m, column)->type;
 	size_t suffix_len = strlen(suffix);
 
 	return pc_str_len(m, type) == len + suffix_len &&
@@ -178,7 +178,7 @@ static bool column_named(const struct pc_model *m, size_t column, const char *na
 static int find_column(const struct pc_model *m, const char *name, size_t len,
 		       const char *suffix)
 {
-	for (size_t i = 0; i < m->ncolumns; i++)
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
 		if (column_named(m, i, name, len, suffix))
 			return (int)i;
 	return -1;
@@ -189,18 +189,18 @@ static void list_columns(const struct pc_model *m, int skip, char *buf, size_t s
 	size_t used = 0;
 
 	buf[0] = '\0';
-	for (size_t i = 0; i < m->ncolumns && used < size; i++)
+	for (size_t i = 0; i < pc_model_ncolumns(m) && used < size; i++)
 		if ((int)i != skip)
 			used += (size_t)snprintf(buf + used, size - used, "%s%s",
 						 used ? ", " : "",
-						 pc_str(m, m->columns[i].type));
+						 pc_str(m, pc_model_column(m, i)->type));
 }
 
 /* The NAME_sample column that counts the samples of NAME_event, or -1. */
 static int partner_column(const struct pc_model *m, size_t column)
 {
 	static const char suffix[] = "_event";
-	pc_str_id type = m->columns[column].type;
+	pc_str_id type = pc_model_column(m, column)->type;
 	size_t len = pc_str_len(m, type), suffix_len = sizeof(suffix) - 1;
 
 	if (len <= suffix_len || memcmp(pc_str(m, type) + len - suffix_len, suffix, suffix_len))
@@ -211,7 +211,7 @@ static int partner_column(const struct pc_model *m, size_t column)
 static int pick_column(struct report *r)
 {
 	const char *event = r->ctx->opt.event;
-	int column = r->m->default_column;
+	int column = pc_model_default_column(r->m);
 	char names[300];
 
 	if (event) {
@@ -225,7 +225,7 @@ static int pick_column(struct report *r)
 				       "profile has: %s)", REPORT, event, event, names);
 		}
 	}
-	if (column < 0 || (size_t)column >= r->m->ncolumns)
+	if (column < 0 || (size_t)column >= pc_model_ncolumns(r->m))
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
 			       "%s: the profile has no column to count", REPORT);
 	r->column = (size_t)column;
@@ -240,7 +240,7 @@ static int add_checked_in(struct report *r, size_t column, uint64_t *sum, uint64
 	if (value > UINT64_MAX - *sum)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
 			       "%s: the values of column '%s' add up to more than %llu",
-			       REPORT, pc_str(r->m, r->m->columns[column].type),
+			       REPORT, pc_str(r->m, pc_model_column(r->m, column)->type),
 			       (unsigned long long)UINT64_MAX);
 	*sum += value;
 	return 0;
@@ -267,9 +267,9 @@ static int sum_stacks(struct report *r)
 {
 	const struct pc_model *m = r->m;
 
-	r->stack_values = pc_xcalloc(m->stacks.count, sizeof(*r->stack_values));
-	for (size_t i = 0; i < m->nsamples; i++) {
-		const struct pc_sample *sample = &m->samples[i];
+	r->stack_values = pc_xcalloc((pc_model_nstacks(m) + 1), sizeof(*r->stack_values));
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		const struct pc_sample *sample = pc_model_sample(m, i);
 		const uint64_t *values = pc_model_values(m, i);
 		uint64_t value = values[r->column];
 
@@ -395,7 +395,7 @@ static void count_stack(struct report *r, uint32_t stack, uint64_t value)
 
 static void count_functions(struct report *r)
 {
-	for (uint32_t s = 1; s < r->m->stacks.count; s++)
+	for (uint32_t s = 1; s < (pc_model_nstacks(r->m) + 1); s++)
 		if (r->stack_values[s])
 			count_stack(r, s, r->stack_values[s]);
 }
@@ -505,7 +505,7 @@ static void build_tree(struct report *r)
 	pc_grow(&r->nodes, &r->nodes_cap, 1, sizeof(*r->nodes));
 	r->nodes[0] = (struct report_node){ 0 };
 	r->nnodes = 1;
-	for (uint32_t s = 1; s < r->m->stacks.count; s++)
+	for (uint32_t s = 1; s < (pc_model_nstacks(r->m) + 1); s++)
 		if (r->stack_values[s])
 			add_path(r, s, r->stack_values[s]);
 	sort_children(r);
@@ -559,10 +559,10 @@ static void put_header(const struct report *r)
 	char others[300];
 
 	fputs("profconv report\nsource:   ", out);
-	for (size_t i = 0; i < m->nsources; i++)
-		fprintf(out, "%s%s", i ? ", " : "", pc_str(m, m->sources[i]));
-	fprintf(out, "\ncolumn:   %s (%s), %s", pc_str(m, m->columns[r->column].type),
-		pc_str(m, m->columns[r->column].unit),
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		fprintf(out, "%s%s", i ? ", " : "", pc_str(m, pc_model_source(m, i)));
+	fprintf(out, "\ncolumn:   %s (%s), %s", pc_str(m, pc_model_column(m, r->column)->type),
+		pc_str(m, pc_model_column(m, r->column)->unit),
 		r->ctx->opt.event ? "picked by --event" : "the default");
 	list_columns(m, (int)r->column, others, sizeof(others));
 	if (others[0])
@@ -571,7 +571,7 @@ static void put_header(const struct report *r)
 		r->nstacks, plural(r->nstacks));
 	if (r->partner >= 0)
 		fprintf(out, ", %llu sample%s (%s)", (unsigned long long)r->partner_total,
-			plural(r->partner_total), pc_str(m, m->columns[r->partner].type));
+			plural(r->partner_total), pc_str(m, pc_model_column(m, r->partner)->type));
 	fputc('\n', out);
 	if (r->left_out)
 		fprintf(out, "left out: %zu sample%s without a call stack (%zu with only a "
@@ -740,16 +740,16 @@ static int arc_columns(struct arc_report *a)
 {
 	struct report *r = a->r;
 	const struct pc_model *m = r->m;
-	size_t self = (size_t)m->arc_self_column;
+	size_t self = (size_t)pc_model_arc_self_column(m);
 
-	a->total_column = (size_t)m->arc_total_column;
+	a->total_column = (size_t)pc_model_arc_total_column(m);
 	if (r->ctx->opt.event && r->column != self && r->column != a->total_column)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
 			       "%s: caller/callee data is reported by its exclusive and "
 			       "inclusive columns ('%s', '%s'), not '%s'", REPORT,
-			       pc_str(m, m->columns[self].type),
-			       pc_str(m, m->columns[a->total_column].type),
-			       pc_str(m, m->columns[r->column].type));
+			       pc_str(m, pc_model_column(m, self)->type),
+			       pc_str(m, pc_model_column(m, a->total_column)->type),
+			       pc_str(m, pc_model_column(m, r->column)->type));
 	r->column = self;
 	r->partner = -1;
 	return 0;
@@ -817,26 +817,26 @@ static int sum_functions(struct arc_report *a)
 {
 	struct report *r = a->r;
 	const struct pc_model *m = r->m;
-	uint32_t *slots = pc_xcalloc(m->nframes + 1, sizeof(*slots));
+	uint32_t *slots = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*slots));
 	int ret = 0;
 
-	a->functions = pc_xcalloc(m->nframes ? m->nframes : 1, sizeof(*a->functions));
-	for (size_t i = 0; i < m->nsamples && !ret; i++) {
+	a->functions = pc_xcalloc(pc_model_nframes(m) ? pc_model_nframes(m) : 1, sizeof(*a->functions));
+	for (size_t i = 0; i < pc_model_nsamples(m) && !ret; i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 		const uint64_t *values = pc_model_values(m, i);
 		struct arc_function *fn;
 
 		if (n != 1)
 			continue;
 		fn = function_of(a, slots, frames[0]);
-		note_pid(a, fn, m->samples[i].labels);
+		note_pid(a, fn, pc_model_sample(m, i)->labels);
 		ret = add_checked(r, &r->total, values[r->column]) ||
 		      add_checked(r, &fn->self, values[r->column]) ||
 		      add_checked_in(r, a->total_column, &fn->total, values[a->total_column]);
 	}
-	for (size_t i = 0; i < m->narcs; i++)
-		a->ncalls += m->arcs[i].kind == PC_ARC_CALL;
+	for (size_t i = 0; i < pc_model_narcs(m); i++)
+		a->ncalls += pc_model_arc(m, i)->kind == PC_ARC_CALL;
 	free(slots);
 	return ret ? -1 : 0;
 }
@@ -849,16 +849,16 @@ static void put_arc_header(const struct arc_report *a)
 	size_t used = 0;
 
 	fputs("profconv report\nsource:   ", r->out);
-	for (size_t i = 0; i < m->nsources; i++)
-		fprintf(r->out, "%s%s", i ? ", " : "", pc_str(m, m->sources[i]));
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		fprintf(r->out, "%s%s", i ? ", " : "", pc_str(m, pc_model_source(m, i)));
 	fprintf(r->out, "\ncolumn:   %s (%s), %s; inclusive: %s",
-		pc_str(m, m->columns[r->column].type), pc_str(m, m->columns[r->column].unit),
+		pc_str(m, pc_model_column(m, r->column)->type), pc_str(m, pc_model_column(m, r->column)->unit),
 		r->ctx->opt.event ? "picked by --event" : "the default",
-		pc_str(m, m->columns[a->total_column].type));
-	for (size_t i = 0; i < m->ncolumns && used < sizeof(others); i++)
+		pc_str(m, pc_model_column(m, a->total_column)->type));
+	for (size_t i = 0; i < pc_model_ncolumns(m) && used < sizeof(others); i++)
 		if (i != r->column && i != a->total_column)
 			used += (size_t)snprintf(others + used, sizeof(others) - used, "%s%s",
-						 used ? ", " : "", pc_str(m, m->columns[i].type));
+						 used ? ", " : "", pc_str(m, pc_model_column(m, i)->type));
 	if (others[0])
 		fprintf(r->out, "; others: %s", others);
 	fprintf(r->out, "\ntotal:    %llu in %zu function%s, %zu call arc%s (caller/callee "
@@ -1065,13 +1065,13 @@ static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 	if (pick_column(&r))
 		goto out;
 	if (pc_model_has_arc_data(m)) {
-		r.frame_names = pc_xcalloc(m->nframes + 1, sizeof(*r.frame_names));
+		r.frame_names = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*r.frame_names));
 		ret = arc_report(&r);
 		goto out;
 	}
 	if (sum_stacks(&r))
 		goto out;
-	r.frame_names = pc_xcalloc(m->nframes + 1, sizeof(*r.frame_names));
+	r.frame_names = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*r.frame_names));
 	count_functions(&r);
 	put_header(&r);
 	if (!r.nstacks) {

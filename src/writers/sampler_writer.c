@@ -278,8 +278,8 @@ static int column_named(const struct pc_model *m, const char *name, size_t len,
 {
 	size_t suffix_len = strlen(suffix);
 
-	for (size_t i = 0; i < m->ncolumns; i++) {
-		const char *type = pc_str(m, m->columns[i].type);
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++) {
+		const char *type = pc_str(m, pc_model_column(m, i)->type);
 
 		if (strlen(type) == len + suffix_len && !memcmp(type, name, len) &&
 		    !strcmp(type + len, suffix))
@@ -305,10 +305,10 @@ static int pick_column(struct sampler_writer *w)
 		w->column = (size_t)column;
 		return 0;
 	}
-	w->column = m->default_column >= 0 ? (size_t)m->default_column : 0;
-	if (!m->ncolumns)
+	w->column = pc_model_default_column(m) >= 0 ? (size_t)pc_model_default_column(m) : 0;
+	if (!pc_model_ncolumns(m))
 		return 0;
-	type = pc_str(m, m->columns[w->column].type);
+	type = pc_str(m, pc_model_column(m, w->column)->type);
 	len = strlen(type);
 	if (len > 6 && !strcmp(type + len - 6, "_event")) {
 		column = column_named(m, type, len - 6, "_sample");
@@ -365,7 +365,7 @@ static void put_prefix(struct sampler_writer *w, uint32_t set)
 
 static void put_sample(struct sampler_writer *w, size_t i, uint64_t count)
 {
-	const struct pc_sample *sample = &w->m->samples[i];
+	const struct pc_sample *sample = pc_model_sample(w->m, i);
 	size_t n;
 	const uint32_t *frames = pc_model_stack(w->m, sample->stack, &n);
 
@@ -386,10 +386,10 @@ static void put_threads(struct sampler_writer *w)
 {
 	for (size_t t = 0; t < w->nthreads; t++) {
 		fprintf(w->out, "@threadV1.0\t%04X\n", w->threads[t].id);
-		for (size_t i = 0; i < w->m->nsamples; i++) {
+		for (size_t i = 0; i < pc_model_nsamples(w->m); i++) {
 			uint64_t count = pc_model_values(w->m, i)[w->column];
 
-			if (count && w->m->samples[i].stack && w->sample_thread[i] == t)
+			if (count && pc_model_sample(w->m, i)->stack && w->sample_thread[i] == t)
 				put_sample(w, i, count);
 		}
 	}
@@ -403,12 +403,12 @@ static int gather(struct sampler_writer *w)
 	const struct pc_model *m = w->m;
 	uint64_t lines = 0;
 
-	w->sample_thread = pc_xcalloc(m->nsamples + 1, sizeof(*w->sample_thread));
-	w->frame_symbol = pc_xcalloc(m->nframes + 1, sizeof(*w->frame_symbol));
-	for (size_t i = 0; i < m->nsamples && m->ncolumns; i++) {
+	w->sample_thread = pc_xcalloc(pc_model_nsamples(m) + 1, sizeof(*w->sample_thread));
+	w->frame_symbol = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w->frame_symbol));
+	for (size_t i = 0; i < pc_model_nsamples(m) && pc_model_ncolumns(m); i++) {
 		uint64_t count = pc_model_values(m, i)[w->column];
 		size_t n;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 
 		if (!count)
 			continue;
@@ -420,10 +420,10 @@ static int gather(struct sampler_writer *w)
 			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "the %s column counts more "
 				       "than %llu samples: Sampler writes one line per sample "
 				       "(pick a sample count with --event)",
-				       pc_str(m, m->columns[w->column].type),
+				       pc_str(m, pc_model_column(m, w->column)->type),
 				       (unsigned long long)MAX_LINES);
 		lines += count;
-		w->sample_thread[i] = thread_of(w, m->samples[i].labels);
+		w->sample_thread[i] = thread_of(w, pc_model_sample(m, i)->labels);
 		for (size_t k = 0; k < n; k++)
 			symbol_of(w, frames[k]);
 	}
@@ -437,9 +437,9 @@ static int warn_lost(struct sampler_writer *w)
 	if (w->lost_labels &&
 	    pc_warn(w->ctx, SAMPLER, "labels other than thread, comm, pid and tid are lost"))
 		return -1;
-	if (m->ncolumns > 1 &&
+	if (pc_model_ncolumns(m) > 1 &&
 	    pc_warn(w->ctx, SAMPLER, "only column '%s' is written, as sample lines; the "
-		    "other columns are lost", pc_str(m, m->columns[w->column].type)))
+		    "other columns are lost", pc_str(m, pc_model_column(m, w->column)->type)))
 		return -1;
 	if (w->stackless &&
 	    pc_warn(w->ctx, SAMPLER, "samples without a call stack are lost"))
@@ -469,8 +469,8 @@ static void writer_release(struct sampler_writer *w)
 
 static pc_str_id find_string(const struct pc_model *m, const char *text)
 {
-	for (size_t i = 1; i < m->nstrings; i++)
-		if (!strcmp(m->strings[i].text, text))
+	for (size_t i = 1; i < pc_model_nstrings(m); i++)
+		if (!strcmp(pc_str(m, (pc_str_id)i), text))
 			return (pc_str_id)i;
 	return UINT32_MAX; /* never a key */
 }

@@ -138,8 +138,8 @@ static bool ends_with(const char *text, const char *suffix, size_t *prefix_len)
 static bool has_column(const struct pc_model *m, const char *prefix, size_t len,
 		       const char *suffix)
 {
-	for (size_t c = 0; c < m->ncolumns; c++) {
-		const char *name = pc_str(m, m->columns[c].type);
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		const char *name = pc_str(m, pc_model_column(m, c)->type);
 
 		if (!strncmp(name, prefix, len) && !strcmp(name + len, suffix))
 			return true;
@@ -150,7 +150,7 @@ static bool has_column(const struct pc_model *m, const char *prefix, size_t len,
 static enum column_use classify_column(const struct pc_model *m, size_t column,
 				       enum spt_kind *kind)
 {
-	const char *name = pc_str(m, m->columns[column].type);
+	const char *name = pc_str(m, pc_model_column(m, column)->type);
 	size_t prefix_len;
 
 	*kind = spt_column_kind(name);
@@ -297,12 +297,12 @@ static int add_branches(struct spt_writer *w, uint32_t branch_stack, uint64_t co
 static int add_sample(struct spt_writer *w, size_t index, const enum column_use *uses,
 		      const enum spt_kind *kinds)
 {
-	const struct pc_sample *sample = &w->m->samples[index];
+	const struct pc_sample *sample = pc_model_sample(w->m, index);
 	const uint64_t *values = pc_model_values(w->m, index);
 	size_t depth;
 	const uint32_t *stack = pc_model_stack(w->m, sample->stack, &depth);
 
-	for (size_t c = 0; c < w->m->ncolumns; c++) {
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++) {
 		uint64_t count = values[c];
 		int status = 0;
 
@@ -352,12 +352,12 @@ static const char *base_name(const char *path)
 static void find_binaries(struct spt_writer *w)
 {
 	const struct pc_model *m = w->m;
-	uint32_t *first_of = pc_xcalloc(m->nmodules + 2, sizeof(*first_of));
+	uint32_t *first_of = pc_xcalloc(pc_model_nmodules(m) + 2, sizeof(*first_of));
 	struct pc_seqs binaries;
 
 	pc_seqs_init(&binaries);
-	w->binary_of = pc_xcalloc(m->nmodules + 1, sizeof(*w->binary_of));
-	for (uint32_t id = 1; id <= m->nmodules; id++) {
+	w->binary_of = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*w->binary_of));
+	for (uint32_t id = 1; id <= pc_model_nmodules(m); id++) {
 		const struct pc_module *mod = pc_model_module(m, id);
 		uint32_t key[2] = { mod->name, mod->build_id };
 		uint32_t binary = pc_seqs_add(&binaries, key, 2); /* ids 1.. in first-seen order */
@@ -376,8 +376,8 @@ static int pick_modules(struct spt_writer *w)
 	bool any = false;
 
 	find_binaries(w);
-	w->wanted = pc_xcalloc(w->m->nmodules + 1, sizeof(*w->wanted));
-	for (uint32_t id = 1; id <= w->m->nmodules; id++) {
+	w->wanted = pc_xcalloc(pc_model_nmodules(w->m) + 1, sizeof(*w->wanted));
+	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++) {
 		const char *name = pc_str(w->m, pc_model_module(w->m, id)->name);
 
 		w->wanted[id] = !binary || !strcmp(name, binary) || !strcmp(base_name(name), binary);
@@ -425,8 +425,8 @@ static void buffer_put_le(struct spt_buffer *b, uint64_t value, size_t bytes)
 static int plan_programs(struct spt_writer *w, struct spt_layout *lay)
 {
 	const struct pc_model *m = w->m;
-	bool *used = pc_xcalloc(m->nmodules + 1, sizeof(*used));
-	uint32_t *offset_of_name = pc_xcalloc(m->nstrings, sizeof(*offset_of_name));
+	bool *used = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*used));
+	uint32_t *offset_of_name = pc_xcalloc(pc_model_nstrings(m), sizeof(*offset_of_name));
 	int ret = -1;
 
 	for (uint32_t key = 1; key < w->records.keys.count; key++) {
@@ -434,10 +434,10 @@ static int plan_programs(struct spt_writer *w, struct spt_layout *lay)
 
 		used[pc_seq(&w->records.keys, key, &n)[KEY_MODULE]] = true;
 	}
-	lay->prog_of_module = pc_xcalloc(m->nmodules + 1, sizeof(*lay->prog_of_module));
-	lay->module_of_prog = pc_xcalloc(m->nmodules + 1, sizeof(*lay->module_of_prog));
-	lay->name_offset = pc_xcalloc(m->nmodules + 1, sizeof(*lay->name_offset));
-	for (uint32_t id = 1; id <= m->nmodules; id++) {
+	lay->prog_of_module = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*lay->prog_of_module));
+	lay->module_of_prog = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*lay->module_of_prog));
+	lay->name_offset = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*lay->name_offset));
+	for (uint32_t id = 1; id <= pc_model_nmodules(m); id++) {
 		const struct pc_module *mod = pc_model_module(m, id);
 
 		if (!w->wanted[id] || (!used[id] && !mod->has_pdb))
@@ -639,9 +639,9 @@ static int collect_records(struct spt_writer *w)
 	enum column_use uses[PC_MAX_COLUMNS];
 	enum spt_kind kinds[PC_MAX_COLUMNS];
 
-	for (size_t c = 0; c < w->m->ncolumns; c++)
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++)
 		uses[c] = classify_column(w->m, c, &kinds[c]);
-	for (size_t i = 0; i < w->m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(w->m); i++)
 		if (add_sample(w, i, uses, kinds))
 			return -1;
 	return report_losses(w);
