@@ -137,8 +137,11 @@ static uint32_t map_branches(const struct pc_model_copy *copy, uint32_t id,
 static int map_columns(struct pc_model *into, const struct pc_model *from, int *column_map)
 {
 	for (size_t c = 0; c < pc_model_ncolumns(from); c++) {
-		column_map[c] = pc_model_add_column(into, pc_str(from, pc_model_column(from, c)->type),
-						    pc_str(from, pc_model_column(from, c)->unit));
+		const struct pc_column *column = pc_model_column(from, c);
+
+		column_map[c] = pc_model_add_event_column(into, pc_str(from, column->type),
+							  pc_str(from, column->unit),
+							  pc_str(from, column->event), column->role);
 		if (column_map[c] < 0)
 			return -1;
 	}

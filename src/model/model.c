@@ -356,6 +356,12 @@ static void restride_values(struct pc_model *m, size_t stride)
 
 int pc_model_add_column(struct pc_model *m, const char *type, const char *unit)
 {
+	return pc_model_add_event_column(m, type, unit, type, PC_ROLE_VALUE);
+}
+
+int pc_model_add_event_column(struct pc_model *m, const char *type, const char *unit,
+			      const char *event, enum pc_column_role role)
+{
 	pc_str_id type_id = pc_model_intern_cstr(m, type);
 
 	for (size_t i = 0; i < m->ncolumns; i++)
@@ -365,12 +371,55 @@ int pc_model_add_column(struct pc_model *m, const char *type, const char *unit)
 		return -1;
 	m->columns[m->ncolumns].type = type_id;
 	m->columns[m->ncolumns].unit = pc_model_intern_cstr(m, unit);
+	m->columns[m->ncolumns].event = pc_model_intern_cstr(m, event);
+	m->columns[m->ncolumns].role = role;
 	if (m->ncolumns + 1 > m->value_stride) {
 		size_t stride = m->value_stride ? m->value_stride * 2 : 2;
 
 		restride_values(m, stride < PC_MAX_COLUMNS ? stride : PC_MAX_COLUMNS);
 	}
 	return (int)m->ncolumns++;
+}
+
+int pc_model_find_column(const struct pc_model *m, enum pc_column_role role, pc_str_id event)
+{
+	for (size_t c = 0; c < m->ncolumns; c++)
+		if (m->columns[c].role == role && (!event || m->columns[c].event == event))
+			return (int)c;
+	return -1;
+}
+
+/* The id of text if the model has interned it, else 0. */
+static pc_str_id find_str(const struct pc_model *m, const char *text)
+{
+	for (size_t c = 0; c < m->ncolumns; c++) {
+		if (!strcmp(pc_str(m, m->columns[c].event), text))
+			return m->columns[c].event;
+		if (!strcmp(pc_str(m, m->columns[c].type), text))
+			return m->columns[c].type;
+	}
+	return 0;
+}
+
+int pc_model_pick_column(const struct pc_model *m, const char *event,
+			 enum pc_column_role prefer)
+{
+	pc_str_id id;
+	int column;
+
+	if (!event)
+		return m->ncolumns ? m->default_column : -1;
+	if (!(id = find_str(m, event)))
+		return -1;
+	if ((column = pc_model_find_column(m, prefer, id)) >= 0)
+		return column;
+	for (size_t c = 0; c < m->ncolumns; c++)
+		if (m->columns[c].type == id)
+			return (int)c;
+	for (size_t c = 0; c < m->ncolumns; c++)
+		if (m->columns[c].event == id)
+			return (int)c;
+	return -1;
 }
 
 void pc_model_set_default_column(struct pc_model *m, int column)

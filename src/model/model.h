@@ -89,6 +89,28 @@ struct pc_value_type {
 	pc_str_id type, unit;
 };
 
+/*
+ * What a value column measures. Writers choose columns by role and event
+ * (pc_model_pick_column), never by parsing column names.
+ */
+enum pc_column_role {
+	PC_ROLE_VALUE,     /* a value with no more specific meaning */
+	PC_ROLE_SAMPLES,   /* samples taken of an event */
+	PC_ROLE_WEIGHT,    /* an event's weight: the periods of its samples summed */
+	PC_ROLE_BRANCHES,  /* taken-branch records (LBR) */
+	PC_ROLE_STACKS,    /* call-stack records */
+	PC_ROLE_EXCLUSIVE, /* per function, without its callees (Visual Studio) */
+	PC_ROLE_INCLUSIVE, /* per function, with its callees */
+	PC_ROLE_CALLS,     /* calls made (instrumentation) */
+};
+
+/* A value column: its name (pprof's sample type), unit, event and role. */
+struct pc_column {
+	pc_str_id type, unit;
+	pc_str_id event; /* the event it counts: "cycles" for "cycles_sample" */
+	enum pc_column_role role;
+};
+
 /* What identifies a sample; the ids are 0 when empty. */
 struct pc_sample {
 	uint32_t stack;    /* frame ids, leaf first */
@@ -146,7 +168,7 @@ struct pc_model {
 	struct pc_seqs labelsets; /* of label ids */
 	struct pc_seqs branches;  /* of (from, to) frame id pairs */
 
-	struct pc_value_type columns[PC_MAX_COLUMNS];
+	struct pc_column columns[PC_MAX_COLUMNS];
 	size_t ncolumns;
 	int default_column; /* -1 until set; finalize picks 0 */
 
@@ -216,8 +238,23 @@ uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels,
 			     size_t n);
 uint32_t pc_model_add_branches(struct pc_model *m, const struct pc_branch *branches,
 			       size_t n);
-/* Returns the column's index (existing or new), or -1 past PC_MAX_COLUMNS. */
+/*
+ * Returns the column's index (existing with that type, or new), or -1 past
+ * PC_MAX_COLUMNS. pc_model_add_column adds a PC_ROLE_VALUE column whose
+ * event is its type.
+ */
+int pc_model_add_event_column(struct pc_model *m, const char *type, const char *unit,
+			      const char *event, enum pc_column_role role);
 int pc_model_add_column(struct pc_model *m, const char *type, const char *unit);
+/*
+ * The column for --event NAME (event; NULL: the default column): the
+ * column of that event in role prefer, else the column named NAME, else
+ * the first column of that event; -1 when there is none.
+ */
+int pc_model_pick_column(const struct pc_model *m, const char *event,
+			 enum pc_column_role prefer);
+/* The first column in role, of event when it is not 0; -1 when none. */
+int pc_model_find_column(const struct pc_model *m, enum pc_column_role role, pc_str_id event);
 void pc_model_set_default_column(struct pc_model *m, int column);
 /* Adds count to one column of the sample; -1 when the sum would pass PC_COUNT_MAX. */
 int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
@@ -331,8 +368,8 @@ static inline const struct pc_sample *pc_model_sample(const struct pc_model *m, 
 	return &m->samples[index];
 }
 
-/* Column c (0-based): its type and unit. */
-static inline const struct pc_value_type *pc_model_column(const struct pc_model *m, size_t c)
+/* Column c (0-based): its type, unit, event and role. */
+static inline const struct pc_column *pc_model_column(const struct pc_model *m, size_t c)
 {
 	return &m->columns[c];
 }

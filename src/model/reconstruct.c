@@ -522,9 +522,10 @@ static void release(struct reconstruction *r)
 
 static int add_column(struct reconstruction *r)
 {
-	const struct pc_value_type *type = pc_model_column(r->src, r->self_column);
-	int column = pc_model_add_column(r->dst, pc_str(r->src, type->type),
-					 pc_str(r->src, type->unit));
+	const struct pc_column *type = pc_model_column(r->src, r->self_column);
+	int column = pc_model_add_event_column(r->dst, pc_str(r->src, type->type),
+					       pc_str(r->src, type->unit),
+					       pc_str(r->src, type->event), type->role);
 
 	pc_model_set_default_column(r->dst, column);
 	return column;

@@ -397,7 +397,8 @@ static int read_lines(struct folded_reader *r)
 
 static int start_model(struct folded_reader *r)
 {
-	int column = pc_model_add_column(r->m, COLUMN_TYPE, COLUMN_UNIT);
+	int column = pc_model_add_event_column(r->m, COLUMN_TYPE, COLUMN_UNIT, COLUMN_TYPE,
+					       PC_ROLE_SAMPLES);
 
 	if (column < 0)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "

@@ -1425,16 +1425,19 @@ static void *scratch(struct ps_reader *r, size_t size)
 
 static int add_event_columns(struct ps_reader *r, const char *name, size_t len, int *index)
 {
-	char *type = scratch(r, len + sizeof("_sample"));
+	char *type = scratch(r, 2 * len + sizeof("_sample") + 1);
+	char *event = type + len + sizeof("_sample"); /* NAME, after NAME_sample */
 	struct ps_event ev;
 
 	if (r->nevents == MAX_EVENTS)
 		return fail_at(r, 0, "more than %d events in one profile", MAX_EVENTS);
+	memcpy(event, name, len);
+	event[len] = '\0';
 	memcpy(type, name, len);
 	memcpy(type + len, "_sample", sizeof("_sample"));
-	ev.col_sample = pc_model_add_column(r->m, type, "count");
+	ev.col_sample = pc_model_add_event_column(r->m, type, "count", event, PC_ROLE_SAMPLES);
 	memcpy(type + len, "_event", sizeof("_event"));
-	ev.col_event = pc_model_add_column(r->m, type, "count");
+	ev.col_event = pc_model_add_event_column(r->m, type, "count", event, PC_ROLE_WEIGHT);
 	if (ev.col_sample < 0 || ev.col_event < 0)
 		return fail_at(r, 0, "more than %d value columns in one profile", PC_MAX_COLUMNS);
 	ev.name = pc_model_intern(r->m, name, len);

@@ -487,7 +487,8 @@ static int read_body(struct sampler_reader *r)
 static int start_model(struct sampler_reader *r)
 {
 	static const char *const p_names[3] = { "sampler_p0", "sampler_p1", "sampler_p2" };
-	int column = pc_model_add_column(r->m, "samples", "count");
+	int column = pc_model_add_event_column(r->m, "samples", "count", "samples",
+					       PC_ROLE_SAMPLES);
 
 	if (column < 0)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "

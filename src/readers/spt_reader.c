@@ -844,6 +844,13 @@ static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t en
 	return 0;
 }
 
+/* What the column of a record kind counts (model.h's roles). */
+static enum pc_column_role spt_kind_role(enum spt_kind kind)
+{
+	return kind == SPT_KIND_LBR ? PC_ROLE_BRANCHES :
+	       kind == SPT_KIND_ETW_CALLSTACK ? PC_ROLE_STACKS : PC_ROLE_SAMPLES;
+}
+
 static int flush_model(struct spt_aggregate *agg, uint64_t end)
 {
 	int columns[SPT_NKINDS];
@@ -853,9 +860,11 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 		columns[kind] = -1;
 		if (!agg->kind_seen[kind])
 			continue;
-		columns[kind] = pc_model_add_column(agg->m,
-						    spt_kind_column((enum spt_kind)kind),
-						    SPT_COLUMN_UNIT);
+		columns[kind] = pc_model_add_event_column(agg->m,
+							  spt_kind_column((enum spt_kind)kind),
+							  SPT_COLUMN_UNIT,
+							  spt_kind_column((enum spt_kind)kind),
+							  spt_kind_role((enum spt_kind)kind));
 		if (columns[kind] < 0)
 			return pc_fail_at(&agg->ctx->err, FORMAT, end,
 					  "too many value columns (at most %d)",

@@ -142,23 +142,26 @@ static const char *const report_names[] = {
 	[VSPERF_FUNCTIONS] = "Function",
 };
 
-/* Model columns: (count, type, unit). */
+/* Model columns: (count, type, unit, event, role). */
 struct column_spec {
 	enum vsperf_count count;
-	const char *type, *unit;
+	const char *type, *unit, *event;
+	enum pc_column_role role;
 };
 
 static const struct column_spec sampling_columns[] = {
-	{ VSPERF_EXCLUSIVE_SAMPLES, "samples", "count" },
-	{ VSPERF_INCLUSIVE_SAMPLES, "inclusive_samples", "count" },
+	{ VSPERF_EXCLUSIVE_SAMPLES, "samples", "count", "samples", PC_ROLE_EXCLUSIVE },
+	{ VSPERF_INCLUSIVE_SAMPLES, "inclusive_samples", "count", "samples", PC_ROLE_INCLUSIVE },
 };
 
 static const struct column_spec instrumentation_columns[] = {
-	{ VSPERF_ELAPSED_EXCLUSIVE, "elapsed_exclusive", "ticks" },
-	{ VSPERF_ELAPSED_INCLUSIVE, "elapsed_inclusive", "ticks" },
-	{ VSPERF_APPLICATION_EXCLUSIVE, "application_exclusive", "ticks" },
-	{ VSPERF_APPLICATION_INCLUSIVE, "application_inclusive", "ticks" },
-	{ VSPERF_CALLS, "calls", "count" },
+	{ VSPERF_ELAPSED_EXCLUSIVE, "elapsed_exclusive", "ticks", "elapsed", PC_ROLE_EXCLUSIVE },
+	{ VSPERF_ELAPSED_INCLUSIVE, "elapsed_inclusive", "ticks", "elapsed", PC_ROLE_INCLUSIVE },
+	{ VSPERF_APPLICATION_EXCLUSIVE, "application_exclusive", "ticks", "application",
+	  PC_ROLE_EXCLUSIVE },
+	{ VSPERF_APPLICATION_INCLUSIVE, "application_inclusive", "ticks", "application",
+	  PC_ROLE_INCLUSIVE },
+	{ VSPERF_CALLS, "calls", "count", "calls", PC_ROLE_CALLS },
 };
 
 #define COUNT_BIT(c) (1u << (c))
@@ -729,7 +732,8 @@ static int add_call_tree_row(struct vsperf_builder *b, const struct vsperf_row *
 
 static int add_column(struct vsperf_builder *b, const struct column_spec *spec)
 {
-	int column = pc_model_add_column(b->m, spec->type, spec->unit);
+	int column = pc_model_add_event_column(b->m, spec->type, spec->unit, spec->event,
+					       spec->role);
 
 	if (column < 0)
 		return pc_fail(&b->ctx->err, PC_STATUS_INPUT, "too many columns: the profile "

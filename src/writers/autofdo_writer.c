@@ -40,16 +40,17 @@
  *                     default, when the ELF is at hand.
  *   leaf IP        -> address count: the first physical frame of each
  *                     sample's stack, counted in the event column
- *                     (--event NAME: NAME_sample or NAME; default: the
- *                     first *_sample column, else the first column that
- *                     is not lbr_branch or callstack, else the default).
+ *                     (--event NAME: the samples column of event NAME, or
+ *                     the column named NAME; default: the first samples
+ *                     column, else the first that holds neither branch or
+ *                     stack records nor weights, else the default).
  *   branch stack   -> newest first, as AutoFDO: entry 0 gives its branch;
  *                     entry i >= 1 gives range [to_i, from_(i-1)] and its
  *                     branch from_i->to_i; a range that is negative or
  *                     longer than 1 MiB is dropped with its branch. SPT
- *                     LBR records (column lbr_branch) give branches only,
+ *                     LBR records (a branches column) give branches only,
  *                     and ranges too with --lbr-ranges (SPT does not
- *                     promise the order). Weight: the lbr_branch column,
+ *                     promise the order). Weight: the branches column,
  *                     else the event column.
  *   llvm flavour   -> when the binary has no branch data, each IP becomes
  *                     a point range "a-a" (llvm-profgen's --leading-ip-only).
@@ -262,27 +263,12 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-static bool column_named(const struct pc_model *m, size_t c, const char *name, const char *suffix)
+/* Whether column c holds records rather than samples of one event. */
+static bool is_record_column(const struct pc_model *m, size_t c)
 {
-	const char *type = pc_str(m, pc_model_column(m, c)->type);
-	size_t len = strlen(name);
+	enum pc_column_role role = pc_model_column(m, c)->role;
 
-	return !strncmp(type, name, len) && !strcmp(type + len, suffix);
-}
-
-static bool ends_with(const char *text, const char *suffix)
-{
-	size_t len = strlen(text), suffix_len = strlen(suffix);
-
-	return len > suffix_len && !strcmp(text + len - suffix_len, suffix);
-}
-
-static int find_column(const struct pc_model *m, const char *name, const char *suffix)
-{
-	for (size_t c = 0; c < pc_model_ncolumns(m); c++)
-		if (column_named(m, c, name, suffix))
-			return (int)c;
-	return -1;
+	return role == PC_ROLE_BRANCHES || role == PC_ROLE_STACKS || role == PC_ROLE_WEIGHT;
 }
 
 static int pick_columns(struct afdo_writer *w)
@@ -292,24 +278,20 @@ static int pick_columns(struct afdo_writer *w)
 
 	w->event_column = -1;
 	if (event) {
-		w->event_column = find_column(m, event, "_sample");
-		if (w->event_column < 0)
-			w->event_column = find_column(m, event, "");
+		w->event_column = pc_model_pick_column(m, event, PC_ROLE_SAMPLES);
 		if (w->event_column < 0)
 			return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
 				       FORMAT ": no event '%s' in the input (--event NAME counts column NAME_sample or NAME)",
 				       event);
 	}
+	if (w->event_column < 0)
+		w->event_column = pc_model_find_column(m, PC_ROLE_SAMPLES, 0);
 	for (size_t c = 0; w->event_column < 0 && c < pc_model_ncolumns(m); c++)
-		if (ends_with(pc_str(m, pc_model_column(m, c)->type), "_sample"))
-			w->event_column = (int)c;
-	for (size_t c = 0; w->event_column < 0 && c < pc_model_ncolumns(m); c++)
-		if (!column_named(m, c, "lbr_branch", "") && !column_named(m, c, "callstack", "") &&
-		    !ends_with(pc_str(m, pc_model_column(m, c)->type), "_event"))
+		if (!is_record_column(m, c))
 			w->event_column = (int)c;
 	if (w->event_column < 0)
 		w->event_column = pc_model_default_column(m);
-	w->branch_column = find_column(m, "lbr_branch", "");
+	w->branch_column = pc_model_find_column(m, PC_ROLE_BRANCHES, 0);
 	w->spt_lbr = w->branch_column >= 0;
 	if (!w->spt_lbr)
 		w->branch_column = w->event_column;

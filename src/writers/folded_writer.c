@@ -43,8 +43,9 @@
  *     - frames that carry only a name (no module, no address: the folded
  *       reader's) are written as they are but for ';' -> ':', so folded ->
  *       folded gives its input back, merged and sorted.
- *   the counted column   -> COUNT: --event NAME picks column NAME_event if
- *                           there is one, else column NAME; by default the
+ *   the counted column   -> COUNT: --event NAME picks the weight (period)
+ *                           column of event NAME if there is one, else the
+ *                           column named NAME (pc_model_pick_column); by default the
  *                           model's default column (for perf script: the
  *                           first event's period sum, as the script counts).
  *                           Stacks that add up to 0 are not written.
@@ -511,14 +512,6 @@ static int add_sample(struct fw_writer *w, const struct pc_sample *sample, uint6
 
 /* ---- the column and the output ---- */
 
-static int column_named(const struct pc_model *m, const char *name)
-{
-	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
-		if (!strcmp(pc_str(m, pc_model_column(m, i)->type), name))
-			return (int)i;
-	return -1;
-}
-
 static int pick_column(struct fw_writer *w)
 {
 	const struct pc_model *m = w->m;
@@ -531,17 +524,7 @@ static int pick_column(struct fw_writer *w)
 		w->column = pc_model_default_column(m) >= 0 ? (size_t)pc_model_default_column(m) : 0;
 		return 0;
 	}
-	{
-		size_t len = strlen(event);
-		char *name = pc_xmalloc(len + sizeof("_event"));
-
-		memcpy(name, event, len);
-		memcpy(name + len, "_event", sizeof("_event"));
-		column = column_named(m, name);
-		free(name);
-	}
-	if (column < 0)
-		column = column_named(m, event);
+	column = pc_model_pick_column(m, event, PC_ROLE_WEIGHT);
 	if (column < 0 && !pc_model_ncolumns(m))
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "no event '%s': the input has no values",
 			       event);
@@ -553,16 +536,14 @@ static int pick_column(struct fw_writer *w)
 	return 0;
 }
 
-/* True when column c is the _sample twin of the counted _event column. */
+/* True when column c counts the samples of the event whose weight is written. */
 static bool is_twin(const struct fw_writer *w, size_t c)
 {
-	const char *kept = pc_str(w->m, pc_model_column(w->m, w->column)->type);
-	const char *other = pc_str(w->m, pc_model_column(w->m, c)->type);
-	size_t kept_len = strlen(kept), other_len = strlen(other);
+	const struct pc_column *kept = pc_model_column(w->m, w->column);
+	const struct pc_column *other = pc_model_column(w->m, c);
 
-	return kept_len > 6 && other_len == kept_len + 1 && !strcmp(kept + kept_len - 6, "_event") &&
-	       !strcmp(other + other_len - 7, "_sample") &&
-	       !memcmp(kept, other, kept_len - 6);
+	return kept->role == PC_ROLE_WEIGHT && other->role == PC_ROLE_SAMPLES &&
+	       kept->event == other->event;
 }
 
 static int warn_lost(struct fw_writer *w)

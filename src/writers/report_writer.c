@@ -39,11 +39,12 @@
  * level too when that is 32 or more).
  *
  * What maps where:
- *   the counted column  -> --event NAME picks column NAME_event if there is
- *                          one, else column NAME; default: the model's
- *                          default column. With a NAME_sample column next
- *                          to NAME_event, the header adds that column's
- *                          total (the number of samples)
+ *   the counted column  -> --event NAME picks the weight (period) column
+ *                          of event NAME if there is one (perf script's
+ *                          NAME_event), else the column named NAME;
+ *                          default: the model's default column. When the
+ *                          event also has a samples column (NAME_sample),
+ *                          the header adds its total (the number of samples)
  *   a frame's name      -> its function name; unsymbolized: MODULE+0xRVA
  *                          (module-relative), MODULE@0xADDR (absolute) or
  *                          0xADDR, with MODULE the file name without its
@@ -140,7 +141,7 @@ struct report {
 	const struct pc_model *m;
 	FILE *out;
 	size_t column;
-	int partner;           /* the NAME_sample column of NAME_event, or -1 */
+	int partner;           /* the samples column of the counted weight's event, or -1 */
 
 	uint64_t total;        /* the column over all samples */
 	uint64_t *stack_values; /* per stack id, samples with a stack */
@@ -164,26 +165,6 @@ struct report {
 
 /* --- the counted column --- */
 
-static bool column_named(const struct pc_model *m, size_t column, const char *name,
-			 size_t len, const char *suffix)
-{
-	pc_str_id type = pc_model_column(m, column)->type;
-	size_t suffix_len = strlen(suffix);
-
-	return pc_str_len(m, type) == len + suffix_len &&
-	       !memcmp(pc_str(m, type), name, len) &&
-	       !memcmp(pc_str(m, type) + len, suffix, suffix_len);
-}
-
-static int find_column(const struct pc_model *m, const char *name, size_t len,
-		       const char *suffix)
-{
-	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
-		if (column_named(m, i, name, len, suffix))
-			return (int)i;
-	return -1;
-}
-
 static void list_columns(const struct pc_model *m, int skip, char *buf, size_t size)
 {
 	size_t used = 0;
@@ -196,16 +177,14 @@ static void list_columns(const struct pc_model *m, int skip, char *buf, size_t s
 						 pc_str(m, pc_model_column(m, i)->type));
 }
 
-/* The NAME_sample column that counts the samples of NAME_event, or -1. */
+/* The column that counts the samples of the event whose weight column is counted, or -1. */
 static int partner_column(const struct pc_model *m, size_t column)
 {
-	static const char suffix[] = "_event";
-	pc_str_id type = pc_model_column(m, column)->type;
-	size_t len = pc_str_len(m, type), suffix_len = sizeof(suffix) - 1;
+	const struct pc_column *counted = pc_model_column(m, column);
 
-	if (len <= suffix_len || memcmp(pc_str(m, type) + len - suffix_len, suffix, suffix_len))
+	if (counted->role != PC_ROLE_WEIGHT)
 		return -1;
-	return find_column(m, pc_str(m, type), len - suffix_len, "_sample");
+	return pc_model_find_column(m, PC_ROLE_SAMPLES, counted->event);
 }
 
 static int pick_column(struct report *r)
@@ -215,9 +194,7 @@ static int pick_column(struct report *r)
 	char names[300];
 
 	if (event) {
-		column = find_column(r->m, event, strlen(event), "_event");
-		if (column < 0)
-			column = find_column(r->m, event, strlen(event), "");
+		column = pc_model_pick_column(r->m, event, PC_ROLE_WEIGHT);
 		if (column < 0) {
 			list_columns(r->m, -1, names, sizeof(names));
 			return pc_fail(&r->ctx->err, PC_STATUS_INPUT,

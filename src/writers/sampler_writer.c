@@ -37,10 +37,11 @@
  *                         become spaces
  *   sample             -> its stack line (frames leaf first) written as many
  *                         times as the counted column says: --event NAME
- *                         picks NAME_sample, else NAME; by default the
- *                         default column, or its NAME_sample twin when the
- *                         default is NAME_event (Sampler counts samples,
- *                         never weighted values). Prefix 1, 0, 1, or the
+ *                         picks the samples column of event NAME, else the
+ *                         column named NAME; by default the default column,
+ *                         or its event's samples column when the default is
+ *                         a weight (Sampler counts samples, never weighted
+ *                         values). Prefix 1, 0, 1, or the
  *                         sampler_p0/p1/p2 labels when the sample has them
  * A stack's lines go to its thread's block in model order (the finalized
  * model's order, so output is deterministic). Writing more than
@@ -273,32 +274,15 @@ static uint32_t symbol_id(const struct sampler_writer *w, uint32_t key)
 
 /* --- the column --- */
 
-static int column_named(const struct pc_model *m, const char *name, size_t len,
-			const char *suffix)
-{
-	size_t suffix_len = strlen(suffix);
-
-	for (size_t i = 0; i < pc_model_ncolumns(m); i++) {
-		const char *type = pc_str(m, pc_model_column(m, i)->type);
-
-		if (strlen(type) == len + suffix_len && !memcmp(type, name, len) &&
-		    !strcmp(type + len, suffix))
-			return (int)i;
-	}
-	return -1;
-}
-
 static int pick_column(struct sampler_writer *w)
 {
 	const struct pc_model *m = w->m;
-	const char *event = w->ctx->opt.event, *type;
+	const char *event = w->ctx->opt.event;
+	const struct pc_column *picked;
 	int column;
-	size_t len;
 
 	if (event) {
-		column = column_named(m, event, strlen(event), "_sample");
-		if (column < 0)
-			column = column_named(m, event, strlen(event), "");
+		column = pc_model_pick_column(m, event, PC_ROLE_SAMPLES);
 		if (column < 0)
 			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "no event '%s' in the "
 				       "input", event);
@@ -308,13 +292,11 @@ static int pick_column(struct sampler_writer *w)
 	w->column = pc_model_default_column(m) >= 0 ? (size_t)pc_model_default_column(m) : 0;
 	if (!pc_model_ncolumns(m))
 		return 0;
-	type = pc_str(m, pc_model_column(m, w->column)->type);
-	len = strlen(type);
-	if (len > 6 && !strcmp(type + len - 6, "_event")) {
-		column = column_named(m, type, len - 6, "_sample");
-		if (column >= 0)
-			w->column = (size_t)column;
-	}
+	/* a weight (period sum) by default: its event's samples are what Sampler counts */
+	picked = pc_model_column(m, w->column);
+	if (picked->role == PC_ROLE_WEIGHT &&
+	    (column = pc_model_find_column(m, PC_ROLE_SAMPLES, picked->event)) >= 0)
+		w->column = (size_t)column;
 	return 0;
 }
 

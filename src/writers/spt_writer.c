@@ -17,12 +17,12 @@
  *   frame address         -> RVA: a module-relative address as it is; a
  *                         runtime address minus the module's load start
  *                         plus its file offset (perf mmap records)
- *   column unhalted_cycle, retired_instr, retired_branch, l1i_miss,
- *   l1d_miss, timer       -> IP records of that kind from each sample's
- *                         leaf (SPT input goes back to its own kinds)
- *   column lbr_branch     -> an LBR record per branch stack
- *   column callstack      -> a call-stack record per stack
- *   any other count column (perf script's EVENT_sample, a plain
+ *   a column of event unhalted_cycle, retired_instr, retired_branch,
+ *   l1i_miss, l1d_miss, timer -> IP records of that kind from each
+ *                         sample's leaf (SPT input goes back to its kinds)
+ *   a branches column     -> an LBR record per branch stack
+ *   a stacks column       -> a call-stack record per stack
+ *   any other count column (perf script's samples of an event, a plain
  *   "samples")            -> the leaf's IP record of the event's kind
  *                         (cycles -> UNHALT_CYCLE, instructions ->
  *                         RETIRE_INSTR, branches/branch-instructions ->
@@ -31,8 +31,8 @@
  *                         L1_DCACHE_MISS, anything else -> ETW_INSTR), a
  *                         call-stack record per run of two or more stack
  *                         frames in one module, and LBR records from the
- *                         branch stack; EVENT_event (period) twins are
- *                         not counted again
+ *                         branch stack; an event's weight (period) column
+ *                         is not counted again when its samples are
  * Counts are written exactly: records of one kind and count are grouped,
  * up to 255 entries each, and a record that counts more than once is
  * preceded by a REPEAT of count - 1. Order is deterministic: program id,
@@ -127,44 +127,24 @@ static enum spt_kind perf_event_kind(const char *event, size_t len)
 	return SPT_KIND_ETW_INSTR;
 }
 
-static bool ends_with(const char *text, const char *suffix, size_t *prefix_len)
-{
-	size_t len = strlen(text), suffix_len = strlen(suffix);
-
-	*prefix_len = len >= suffix_len ? len - suffix_len : 0;
-	return len > suffix_len && !strcmp(text + *prefix_len, suffix);
-}
-
-static bool has_column(const struct pc_model *m, const char *prefix, size_t len,
-		       const char *suffix)
-{
-	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		const char *name = pc_str(m, pc_model_column(m, c)->type);
-
-		if (!strncmp(name, prefix, len) && !strcmp(name + len, suffix))
-			return true;
-	}
-	return false;
-}
-
 static enum column_use classify_column(const struct pc_model *m, size_t column,
 				       enum spt_kind *kind)
 {
-	const char *name = pc_str(m, pc_model_column(m, column)->type);
-	size_t prefix_len;
+	const struct pc_column *col = pc_model_column(m, column);
+	const char *event = pc_str(m, col->event);
 
-	*kind = spt_column_kind(name);
+	*kind = SPT_KIND_NONE;
+	if (col->role == PC_ROLE_BRANCHES)
+		return USE_LBR;
+	if (col->role == PC_ROLE_STACKS)
+		return USE_CALLSTACK;
+	*kind = spt_column_kind(event);
 	if (*kind != SPT_KIND_NONE)
 		return USE_IP;
-	if (!strcmp(name, spt_kind_column(SPT_KIND_LBR)))
-		return USE_LBR;
-	if (!strcmp(name, spt_kind_column(SPT_KIND_ETW_CALLSTACK)))
-		return USE_CALLSTACK;
-	if (ends_with(name, "_event", &prefix_len) && has_column(m, name, prefix_len, "_sample"))
-		return USE_NONE;
-	if (!ends_with(name, "_sample", &prefix_len))
-		prefix_len = strlen(name);
-	*kind = perf_event_kind(name, prefix_len);
+	if (col->role == PC_ROLE_WEIGHT &&
+	    pc_model_find_column(m, PC_ROLE_SAMPLES, col->event) >= 0)
+		return USE_NONE; /* its samples are written */
+	*kind = perf_event_kind(event, strlen(event));
 	return USE_DERIVED;
 }
 

@@ -166,6 +166,34 @@ static void test_samples_merge_and_columns_grow(void **state)
 	assert_int_equal(pc_model_add_sample(m, &s, 10, 1), -1);
 }
 
+/* --event resolves by role and event, then by column name; roles are data. */
+static void test_pick_column_by_role_and_event(void **state)
+{
+	struct pc_model *m = *state;
+	int cycles_samples = pc_model_add_event_column(m, "cycles_sample", "count", "cycles",
+						       PC_ROLE_SAMPLES);
+	int cycles_weight = pc_model_add_event_column(m, "cycles_event", "count", "cycles",
+						      PC_ROLE_WEIGHT);
+	int faults = pc_model_add_event_column(m, "page-faults_sample", "count", "page-faults",
+					       PC_ROLE_SAMPLES);
+	int lbr = pc_model_add_event_column(m, "lbr_branch", "count", "lbr_branch",
+					    PC_ROLE_BRANCHES);
+
+	assert_int_equal(pc_model_pick_column(m, "cycles", PC_ROLE_SAMPLES), cycles_samples);
+	assert_int_equal(pc_model_pick_column(m, "cycles", PC_ROLE_WEIGHT), cycles_weight);
+	/* no weight column: the event's samples; an exact name wins over roles */
+	assert_int_equal(pc_model_pick_column(m, "page-faults", PC_ROLE_WEIGHT), faults);
+	assert_int_equal(pc_model_pick_column(m, "cycles_sample", PC_ROLE_WEIGHT), cycles_samples);
+	assert_int_equal(pc_model_pick_column(m, "lbr_branch", PC_ROLE_SAMPLES), lbr);
+	assert_int_equal(pc_model_pick_column(m, "instructions", PC_ROLE_SAMPLES), -1);
+	assert_int_equal(pc_model_find_column(m, PC_ROLE_BRANCHES, 0), lbr);
+	assert_int_equal(pc_model_find_column(m, PC_ROLE_STACKS, 0), -1);
+	assert_int_equal(pc_model_column(m, (size_t)cycles_weight)->event,
+			 pc_model_column(m, (size_t)cycles_samples)->event);
+	pc_model_set_default_column(m, cycles_weight);
+	assert_int_equal(pc_model_pick_column(m, NULL, PC_ROLE_SAMPLES), cycles_weight);
+}
+
 static void test_count_overflow_refused(void **state)
 {
 	struct pc_model *m = *state;
@@ -285,6 +313,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
 		cmocka_unit_test(test_tally_sums_per_sequence),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

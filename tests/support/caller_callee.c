@@ -4,11 +4,14 @@
 void pct_cc_columns(struct pc_model *m)
 {
 	pc_model_add_source(m, "vsperf");
-	m->arc_self_column = pc_model_add_column(m, "samples", "count");
-	m->arc_total_column = pc_model_add_column(m, "inclusive_samples", "count");
-	if (m->arc_self_column < 0 || m->arc_total_column < 0)
+	int self = pc_model_add_event_column(m, "samples", "count", "samples", PC_ROLE_EXCLUSIVE);
+	int total = pc_model_add_event_column(m, "inclusive_samples", "count", "samples",
+					      PC_ROLE_INCLUSIVE);
+
+	if (self < 0 || total < 0)
 		abort();
-	pc_model_set_default_column(m, m->arc_self_column);
+	pc_model_set_arc_columns(m, self, total);
+	pc_model_set_default_column(m, self);
 }
 
 uint32_t pct_cc_process(struct pc_model *m, const char *comm, int64_t pid)

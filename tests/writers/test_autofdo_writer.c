@@ -8,6 +8,7 @@
  * without --lbr-ranges, --event, and the errors.
  */
 #include "model/format.h"
+#include "support/columns.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -77,7 +78,7 @@ static void add(struct fixture *f, const char *column, const uint32_t *stack, si
 		uint32_t branches, uint64_t count)
 {
 	struct pc_sample s = { .stack = pc_model_add_stack(&f->m, stack, n), .branches = branches };
-	int col = pc_model_add_column(&f->m, column, "count");
+	int col = pct_column_as_read(&f->m, column);
 
 	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)col, count), 0);
 }

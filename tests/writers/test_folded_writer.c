@@ -31,8 +31,8 @@ static int setup(void **state)
 
 	pc_ctx_init(&f->ctx);
 	pc_model_init(&f->m);
-	f->samples = pc_model_add_column(&f->m, "cycles_sample", "count");
-	f->events = pc_model_add_column(&f->m, "cycles_event", "count");
+	f->samples = pc_model_add_event_column(&f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES);
+	f->events = pc_model_add_event_column(&f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT);
 	pc_model_set_default_column(&f->m, f->events);
 	*state = f;
 	return 0;

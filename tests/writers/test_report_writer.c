@@ -337,10 +337,10 @@ static void test_control_bytes_and_invalid_utf8_are_escaped(void **state)
 static void perf_columns(struct fixture *f)
 {
 	pc_model_add_source(&f->m, "perf-script");
-	assert_int_equal(pc_model_add_column(&f->m, "cycles_sample", "count"), 0);
-	assert_int_equal(pc_model_add_column(&f->m, "cycles_event", "count"), 1);
-	assert_int_equal(pc_model_add_column(&f->m, "instructions_sample", "count"), 2);
-	assert_int_equal(pc_model_add_column(&f->m, "instructions_event", "count"), 3);
+	assert_int_equal(pc_model_add_event_column(&f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES), 0);
+	assert_int_equal(pc_model_add_event_column(&f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT), 1);
+	assert_int_equal(pc_model_add_event_column(&f->m, "instructions_sample", "count", "instructions", PC_ROLE_SAMPLES), 2);
+	assert_int_equal(pc_model_add_event_column(&f->m, "instructions_event", "count", "instructions", PC_ROLE_WEIGHT), 3);
 	pc_model_set_default_column(&f->m, 1);
 	add_folded(&f->m, 0, "main;spin", 3);
 	add_folded(&f->m, 1, "main;spin", 3000);

@@ -194,8 +194,8 @@ static void test_sample_column_before_event(void **state)
 {
 	struct fixture *f = *state;
 	struct pc_model *m = &f->m;
-	int samples = pc_model_add_column(m, "cycles_sample", "count");
-	int periods = pc_model_add_column(m, "cycles_event", "count");
+	int samples = pc_model_add_event_column(m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES);
+	int periods = pc_model_add_event_column(m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT);
 	uint32_t a = frame(m, "a", "");
 
 	pc_model_set_default_column(m, periods);
@@ -215,8 +215,8 @@ static void test_event_option(void **state)
 {
 	struct fixture *f = *state;
 	struct pc_model *m = &f->m;
-	int one = pc_model_add_column(m, "one_sample", "count");
-	int two = pc_model_add_column(m, "two_sample", "count");
+	int one = pc_model_add_event_column(m, "one_sample", "count", "one", PC_ROLE_SAMPLES);
+	int two = pc_model_add_event_column(m, "two_sample", "count", "two", PC_ROLE_SAMPLES);
 	uint32_t a = frame(m, "a", "");
 
 	add(m, &a, 1, NULL, 0, (size_t)one, 1);

@@ -4,6 +4,7 @@
  * addresses, stacks across modules, branch stacks), losses and limits.
  */
 #include "model/format.h"
+#include "support/columns.h"
 #include "support/write_model.h"
 #include "formats/spt.h"
 
@@ -71,7 +72,7 @@ static void add(struct fixture *f, const char *column, const uint32_t *stack, si
 		uint32_t branches, uint64_t count)
 {
 	struct pc_sample s = { .stack = pc_model_add_stack(&f->m, stack, n), .branches = branches };
-	int col = pc_model_add_column(&f->m, column, "count");
+	int col = pct_column_as_read(&f->m, column);
 
 	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)col, count), 0);
 }
