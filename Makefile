@@ -80,6 +80,11 @@ $(BUILD)/%.o: %.c $(GEN)/profile.pb-c.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PC_CFLAGS) $(INCLUDES) -MMD -MP -c -o $@ $<
 
+# The command line sees the public header only: it is built on the library API.
+$(BUILD)/src/cli/%.o: src/cli/%.c include/profconv.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PC_CFLAGS) -Iinclude -MMD -MP -c -o $@ $<
+
 $(BUILD)/libprofconv.a: $(LIB_OBJ)
 	@rm -f $@
 	ar rcs $@ $^

@@ -21,6 +21,7 @@
 #define PROFCONV_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -50,6 +51,16 @@ void profconv_profile_free(profconv_profile *p);
 void profconv_free(void *p);
 
 /*
+ * An empty profile (NULL when memory is short), for profconv_read_more.
+ * profconv_read_more reads one more input into p, as the command line
+ * merges its inputs; on failure p keeps what it held before, and the
+ * warnings of the attempt.
+ */
+profconv_profile *profconv_profile_new(void);
+int profconv_read_more(profconv_profile *p, const char *path, const char *format,
+		       const char *const *options, char **error);
+
+/*
  * What a profile holds: distinct samples (after merging equal ones),
  * distinct stacks, frames, modules and value columns (events).
  */
@@ -67,10 +78,50 @@ size_t profconv_profile_columns(const profconv_profile *p);
 const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long long *times);
 
 /*
+ * Figures of p's reads and writes, by name: "read_bytes",
+ * "read_seconds", "finalize_seconds", "write_seconds" (the last write),
+ * "threads" (the most threads a read used); 0 for other names.
+ */
+double profconv_profile_stat(const profconv_profile *p, const char *name);
+
+/*
  * The formats: the i-th name (NULL past the last) with can_read and
  * can_write set to 0 or 1 when not NULL.
  */
 const char *profconv_format(size_t i, int *can_read, int *can_write);
+/*
+ * A format's reader (writing 0) or writer (writing 1): its one-line
+ * summary, NULL when there is none; its i-th file name ending (".pb.gz"),
+ * NULL past the last.
+ */
+const char *profconv_format_summary(const char *format, int writing);
+const char *profconv_format_extension(const char *format, int writing, size_t i);
+/* The output format an output file name selects (".folded": "folded"), or NULL. */
+const char *profconv_format_for_path(const char *path);
+/*
+ * The i-th option of a format's reader or writer, or with format NULL the
+ * options every read and write takes; NULL past the last. *value (when
+ * value is not NULL) is the name of its value ("N"), NULL for a flag;
+ * *help is one line.
+ */
+const char *profconv_option(const char *format, int writing, size_t i, const char **value,
+			    const char **help);
+/*
+ * Checks options for reading with reader and writing with writer (format
+ * names; reader NULL: to be detected, writer NULL: no write) without
+ * reading anything: unknown options, options of other formats and values
+ * of the wrong kind are errors.
+ */
+int profconv_check_options(const char *reader, const char *writer,
+			   const char *const *options, char **error);
+/*
+ * Prints what `profconv info` prints of the input at path: options are
+ * the pipeline's and the reader's, and the views "header", "progid",
+ * "strtab", "events", "all" (none: all). Warnings go to warnings as
+ * "profconv: warning: ..." lines when it is not NULL.
+ */
+int profconv_info(const char *path, const char *format, const char *const *options,
+		  FILE *out, FILE *warnings, char **error);
 
 #ifdef __cplusplus
 }

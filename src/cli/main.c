@@ -1,15 +1,31 @@
 /*
- * main.c - the profconv command line: convert, info, formats.
+ * main.c - the profconv command line: convert, report, info, formats, on
+ * the public library API (profconv.h) alone. Its parser and each command's
+ * --help are built from the options the formats declare.
  * Exit status: 0 success, 1 bad input or impossible conversion, 2 usage.
  */
-#include "pipeline/convert.h"
-#include "pipeline/options.h"
+#define _POSIX_C_SOURCE 200809L
+#include "profconv.h"
 
-#include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <unistd.h>
+
+#if defined(__GNUC__)
+#define PRINTF_LIKE(fmt, args) __attribute__((format(printf, fmt, args)))
+#else
+#define PRINTF_LIKE(fmt, args)
+#endif
+
+enum exit_status { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
+
+#define MAX_GIVEN 32        /* pipeline and format options on one command line */
+#define MAX_LONG_OPTIONS 96
 
 static const char usage_text[] =
 	"usage: profconv convert [-f FMT] [-t FMT] -o OUT|- [options] INPUT|-...\n"
@@ -47,7 +63,7 @@ static const char closing_help[] =
 	"inputs are merged into one profile. Exit status: 0 success, 1 bad input\n"
 	"or impossible conversion, 2 usage error. See profconv(1).\n";
 
-static int usage_error(const char *fmt, ...) PC_PRINTF(1, 2);
+static int usage_error(const char *fmt, ...) PRINTF_LIKE(1, 2);
 
 static int usage_error(const char *fmt, ...)
 {
@@ -58,22 +74,21 @@ static int usage_error(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputs("\ntry 'profconv --help'\n", stderr);
-	return PC_STATUS_USAGE;
+	return EXIT_USAGE;
 }
 
-static int report_error(const struct pc_ctx *ctx)
+/* Prints a library error (and frees it); returns exit status 1. */
+static int input_error(char *error)
 {
-	char message[1200];
-
-	pc_error_format(&ctx->err, message, sizeof(message));
-	fprintf(stderr, "profconv: %s\n", message);
-	return ctx->err.status ? (int)ctx->err.status : PC_STATUS_INPUT;
+	fprintf(stderr, "profconv: %s\n", error ? error : "out of memory");
+	profconv_free(error);
+	return EXIT_INPUT;
 }
 
 /* Options of the command line itself (not the pipeline's or a format's). */
 enum cli_option {
 	OPT_HELP = 'h', OPT_FROM = 'f', OPT_TO = 't', OPT_OUTPUT = 'o', OPT_QUIET = 'q',
-	OPT_VERBOSE = 'v', OPT_HEADER = 256, OPT_PROGID, OPT_STRTAB, OPT_EVENTS, OPT_ALL,
+	OPT_VERBOSE = 'v', OPT_VIEW = 256, /* info's views: --header, --progid, ... */
 	OPT_SPEC, /* a pipeline or format option: getopt's longindex says which */
 };
 
@@ -84,28 +99,28 @@ static const struct option cli_options[] = {
 	{ "output", required_argument, NULL, OPT_OUTPUT },
 	{ "quiet", no_argument, NULL, OPT_QUIET },
 	{ "verbose", no_argument, NULL, OPT_VERBOSE },
-	{ "header", no_argument, NULL, OPT_HEADER },
-	{ "progid", no_argument, NULL, OPT_PROGID },
-	{ "strtab", no_argument, NULL, OPT_STRTAB },
-	{ "events", no_argument, NULL, OPT_EVENTS },
-	{ "all", no_argument, NULL, OPT_ALL },
+	{ "header", no_argument, NULL, OPT_VIEW },
+	{ "progid", no_argument, NULL, OPT_VIEW },
+	{ "strtab", no_argument, NULL, OPT_VIEW },
+	{ "events", no_argument, NULL, OPT_VIEW },
+	{ "all", no_argument, NULL, OPT_VIEW },
 };
 
-#define MAX_LONG_OPTIONS 96
-
-/* A pipeline or format option as given, applied once the formats are known. */
-struct given_option {
-	const char *name, *value;
-};
-
+/* A pipeline, format or view option as given: "name" or "name=value". */
 struct cli {
 	const char *command;
 	const char *from, *to, *output;
 	bool quiet, verbose, help;
-	unsigned views;
-	struct given_option given[PC_MAX_SETTINGS];
+	char *given[MAX_GIVEN];
 	size_t ngiven;
+	const char *read_options[MAX_GIVEN + 1], *write_options[MAX_GIVEN + 1]; /* NULL-ended */
 };
+
+static void cli_release(struct cli *cli)
+{
+	for (size_t i = 0; i < cli->ngiven; i++)
+		free(cli->given[i]);
+}
 
 static bool has_long_option(const struct option *table, size_t n, const char *name)
 {
@@ -115,46 +130,56 @@ static bool has_long_option(const struct option *table, size_t n, const char *na
 	return false;
 }
 
-static void add_specs(struct option *table, size_t *n, const struct pc_option_spec *specs)
+/* Adds a format's (or, format NULL, the pipeline's) options to getopt's table. */
+static void add_format_options(struct option *table, size_t *n, const char *format, int writing)
 {
-	for (size_t i = 0; specs && specs[i].name && *n < MAX_LONG_OPTIONS; i++) {
-		if (has_long_option(table, *n, specs[i].name))
+	const char *name, *value;
+
+	for (size_t i = 0; (name = profconv_option(format, writing, i, &value, NULL)); i++) {
+		if (*n == MAX_LONG_OPTIONS || has_long_option(table, *n, name))
 			continue;
-		table[*n] = (struct option){
-			specs[i].name,
-			specs[i].kind == PC_OPTION_FLAG ? no_argument : required_argument,
-			NULL, OPT_SPEC,
+		table[(*n)++] = (struct option){
+			name, value ? required_argument : no_argument, NULL, OPT_SPEC,
 		};
-		(*n)++;
 	}
 }
 
 /* getopt_long's table: the CLI's options, the pipeline's, then every format's. */
 static void build_long_options(struct option table[MAX_LONG_OPTIONS + 1])
 {
-	size_t n = PC_ARRAY_SIZE(cli_options);
+	size_t n = sizeof(cli_options) / sizeof(cli_options[0]);
+	const char *format;
+	int can_read, can_write;
 
 	memcpy(table, cli_options, sizeof(cli_options));
-	add_specs(table, &n, pc_pipeline_options);
-	for (size_t i = 0; pc_readers[i]; i++)
-		add_specs(table, &n, pc_readers[i]->options);
-	for (size_t i = 0; pc_writers[i]; i++)
-		add_specs(table, &n, pc_writers[i]->options);
+	add_format_options(table, &n, NULL, 0);
+	for (size_t i = 0; (format = profconv_format(i, &can_read, &can_write)); i++) {
+		if (can_read)
+			add_format_options(table, &n, format, 0);
+		if (can_write)
+			add_format_options(table, &n, format, 1);
+	}
 	table[n] = (struct option){ NULL, 0, NULL, 0 };
 }
 
 static int note_option(struct cli *cli, const char *name, const char *value)
 {
-	if (cli->ngiven == PC_ARRAY_SIZE(cli->given))
-		return usage_error("more than %zu options given", PC_ARRAY_SIZE(cli->given));
-	cli->given[cli->ngiven++] = (struct given_option){ name, value };
+	size_t size = strlen(name) + (value ? strlen(value) + 1 : 0) + 1;
+	char *text;
+
+	if (cli->ngiven == MAX_GIVEN)
+		return usage_error("more than %d options given", MAX_GIVEN);
+	if (!(text = malloc(size)))
+		return input_error(NULL);
+	snprintf(text, size, "%s%s%s", name, value ? "=" : "", value ? value : "");
+	cli->given[cli->ngiven++] = text;
 	return 0;
 }
 
 static int parse_options(int argc, char **argv, const char *short_opts, struct cli *cli)
 {
 	struct option table[MAX_LONG_OPTIONS + 1];
-	int c, index;
+	int c, index, status;
 
 	build_long_options(table);
 	opterr = 0;
@@ -167,14 +192,10 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case OPT_OUTPUT: cli->output = optarg; break;
 		case OPT_QUIET: cli->quiet = true; break;
 		case OPT_VERBOSE: cli->verbose = true; break;
-		case OPT_HEADER: cli->views |= PC_INFO_HEADER; break;
-		case OPT_PROGID: cli->views |= PC_INFO_PROGID; break;
-		case OPT_STRTAB: cli->views |= PC_INFO_STRTAB; break;
-		case OPT_EVENTS: cli->views |= PC_INFO_EVENTS; break;
-		case OPT_ALL: cli->views |= PC_INFO_ALL; break;
+		case OPT_VIEW:
 		case OPT_SPEC:
-			if (note_option(cli, table[index].name, optarg))
-				return PC_STATUS_USAGE;
+			if ((status = note_option(cli, table[index].name, optarg)))
+				return status;
 			break;
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
@@ -185,64 +206,127 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 	return 0;
 }
 
-/* Checks and records the pipeline's and formats' options into ctx. */
-static int apply_options(const struct cli *cli, struct pc_ctx *ctx,
-			 const struct pc_reader *reader, const struct pc_writer *writer)
+/* Whether format's reader (writing 0) or writer declares option name. */
+static bool declares(const char *format, int writing, const char *name)
 {
-	for (size_t i = 0; i < cli->ngiven; i++)
-		if (pc_option_apply(ctx, reader, writer, cli->given[i].name, cli->given[i].value))
-			return usage_error("%s", ctx->err.message);
-	return 0;
-}
+	const char *option;
 
-static void print_specs(const struct pc_option_spec *specs)
-{
-	for (size_t i = 0; specs && specs[i].name; i++) {
-		char left[40];
-
-		snprintf(left, sizeof(left), "--%s%s%s", specs[i].name, specs[i].arg ? " " : "",
-			 specs[i].arg ? specs[i].arg : "");
-		printf("      %-13s %s\n", left, specs[i].help);
-	}
-}
-
-static bool writer_shown(size_t index)
-{
-	for (size_t i = 0; i < index; i++)
-		if (pc_writers[i]->options == pc_writers[index]->options)
+	for (size_t i = 0; (option = profconv_option(format, writing, i, NULL, NULL)); i++)
+		if (!strcmp(option, name))
 			return true;
 	return false;
 }
 
-/* Each writer's options, once per table ("autofdo, llvm-unsymbolized output:"). */
-static void print_writer_options(const struct pc_writer *only)
+static bool is_view(const char *name)
 {
-	for (size_t i = 0; pc_writers[i]; i++) {
-		if (!pc_writers[i]->options || (only && pc_writers[i] != only) || writer_shown(i))
+	return !strcmp(name, "header") || !strcmp(name, "progid") || !strcmp(name, "strtab") ||
+	       !strcmp(name, "events") || !strcmp(name, "all");
+}
+
+/*
+ * Checks the given options for reading with cli->from and writing with
+ * writer (NULL: no write), then splits them: the pipeline's go to both
+ * lists, the writer's to the write list, the rest to the read list.
+ */
+static int split_options(struct cli *cli, const char *writer)
+{
+	const char *checked[MAX_GIVEN + 1];
+	size_t nread = 0, nwrite = 0, nchecked = 0;
+	char *error = NULL;
+
+	for (size_t i = 0; i < cli->ngiven; i++) {
+		char name[64];
+
+		snprintf(name, sizeof(name), "%.*s", (int)strcspn(cli->given[i], "="),
+			 cli->given[i]);
+		if (!writer && is_view(name)) {
+			cli->read_options[nread++] = cli->given[i];
 			continue;
-		printf("\n%s", pc_writers[i]->name);
-		for (size_t j = i + 1; pc_writers[j]; j++)
-			if (pc_writers[j]->options == pc_writers[i]->options)
-				printf(", %s", pc_writers[j]->name);
-		printf(" output:\n");
-		print_specs(pc_writers[i]->options);
+		}
+		checked[nchecked++] = cli->given[i];
+		if (declares(NULL, 0, name) || !writer || !declares(writer, 1, name))
+			cli->read_options[nread++] = cli->given[i];
+		if (writer && (declares(NULL, 0, name) || declares(writer, 1, name)))
+			cli->write_options[nwrite++] = cli->given[i];
 	}
+	checked[nchecked] = NULL;
+	cli->read_options[nread] = cli->write_options[nwrite] = NULL;
+	if (profconv_check_options(cli->from, writer, checked, &error)) {
+		usage_error("%s", error);
+		profconv_free(error);
+		return EXIT_USAGE;
+	}
+	return 0;
+}
+
+static void print_specs(const char *format, int writing)
+{
+	const char *name, *value, *help;
+
+	for (size_t i = 0; (name = profconv_option(format, writing, i, &value, &help)); i++) {
+		char left[40];
+
+		snprintf(left, sizeof(left), "--%s%s%s", name, value ? " " : "", value ? value : "");
+		printf("      %-13s %s\n", left, help);
+	}
+}
+
+/* Whether writer's options equal an earlier writer's (printed under it). */
+static bool options_shown(const char *writer, const char *const *shown, size_t nshown)
+{
+	const char *first = profconv_option(writer, 1, 0, NULL, NULL);
+
+	for (size_t i = 0; i < nshown; i++)
+		if (profconv_option(shown[i], 1, 0, NULL, NULL) == first)
+			return true;
+	return false;
+}
+
+/* Each writer's options ("autofdo, llvm-unsymbolized output:"), or only's. */
+static void print_writer_options(const char *only)
+{
+	const char *shown[64], *format, *other;
+	size_t nshown = 0;
+	int can_write;
+
+	for (size_t i = 0; (format = profconv_format(i, NULL, &can_write)) && nshown < 64; i++) {
+		if (!can_write || !profconv_option(format, 1, 0, NULL, NULL) ||
+		    (only && strcmp(format, only)) || options_shown(format, shown, nshown))
+			continue;
+		shown[nshown++] = format;
+		printf("\n%s", format);
+		for (size_t j = i + 1; (other = profconv_format(j, NULL, &can_write)); j++)
+			if (can_write && profconv_option(other, 1, 0, NULL, NULL) ==
+					 profconv_option(format, 1, 0, NULL, NULL))
+				printf(", %s", other);
+		printf(" output:\n");
+		print_specs(format, 1);
+	}
+}
+
+static void print_reader_options(void)
+{
+	const char *format;
+	int can_read;
+
+	for (size_t i = 0; (format = profconv_format(i, &can_read, NULL)); i++)
+		if (can_read && profconv_option(format, 0, 0, NULL, NULL)) {
+			printf("\n%s input:\n", format);
+			print_specs(format, 0);
+		}
 }
 
 static int print_help(const char *command)
 {
+	bool report = command && !strcmp(command, "report");
+
 	fputs(usage_text, stdout);
-	if (!command || !strcmp(command, "convert") || !strcmp(command, "report")) {
+	if (!command || !strcmp(command, "convert") || report) {
 		printf("\n%s options:\n", command ? command : "convert");
-		fputs(command && !strcmp(command, "report") ? report_help : convert_help, stdout);
-		print_specs(pc_pipeline_options);
-		for (size_t i = 0; pc_readers[i]; i++)
-			if (pc_readers[i]->options) {
-				printf("\n%s input:\n", pc_readers[i]->name);
-				print_specs(pc_readers[i]->options);
-			}
-		print_writer_options(command && !strcmp(command, "report")
-					     ? pc_writer_find("report") : NULL);
+		fputs(report ? report_help : convert_help, stdout);
+		print_specs(NULL, 0);
+		print_reader_options();
+		print_writer_options(report ? "report" : NULL);
 	} else if (!strcmp(command, "info")) {
 		printf("\ninfo options:\n%s", info_help);
 	}
@@ -250,177 +334,181 @@ static int print_help(const char *command)
 	return 0;
 }
 
-static int find_reader(const char *name, const struct pc_reader **reader)
+static int check_reader(const char *name)
 {
-	*reader = NULL;
-	if (name && !(*reader = pc_reader_find(name)))
+	if (name && !profconv_format_summary(name, 0))
 		return usage_error("unknown input format '%s' (see 'profconv formats')", name);
 	return 0;
 }
 
-static const struct pc_writer *pick_writer(const struct cli *cli)
+static double seconds_since(const struct timespec *start)
 {
-	if (cli->to)
-		return pc_writer_find(cli->to);
-	return pc_writer_for_path(cli->output);
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - start->tv_sec) + (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
-static void print_summary(const struct pc_ctx *ctx, const struct pc_model *m,
-			  const struct cli *cli, double seconds,
-			  const struct pc_convert_timing *timing)
+static void print_summary(const profconv_profile *p, const struct cli *cli, double seconds)
 {
-	double megabytes = (double)timing->read_bytes / (1024.0 * 1024.0);
-	double read_seconds = timing->read_seconds > 1e-6 ? timing->read_seconds : 1e-6;
-	char threads[32] = "";
+	double megabytes = profconv_profile_stat(p, "read_bytes") / (1024.0 * 1024.0);
+	double read_seconds = profconv_profile_stat(p, "read_seconds");
+	unsigned threads = (unsigned)profconv_profile_stat(p, "threads");
+	char on_threads[32] = "";
 
-	if (ctx->threads_used > 1)
-		snprintf(threads, sizeof(threads), " on %u threads", ctx->threads_used);
+	if (threads > 1)
+		snprintf(on_threads, sizeof(on_threads), " on %u threads", threads);
 	fprintf(stderr,
 		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
 		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s; "
 		"write %.3f s)\n",
-		pc_model_nsamples(m), (pc_model_nstacks(m) + 1) - 1, pc_model_nframes(m), pc_model_nmodules(m), pc_model_ncolumns(m),
-		cli->output, seconds, megabytes, timing->read_seconds, threads,
-		megabytes / read_seconds, timing->finalize_seconds, timing->write_seconds);
+		profconv_profile_samples(p), profconv_profile_stacks(p), profconv_profile_frames(p),
+		profconv_profile_modules(p), profconv_profile_columns(p), cli->output, seconds,
+		megabytes, read_seconds, on_threads,
+		megabytes / (read_seconds > 1e-6 ? read_seconds : 1e-6),
+		profconv_profile_stat(p, "finalize_seconds"),
+		profconv_profile_stat(p, "write_seconds"));
 }
 
-/* Runs a conversion that the command line has fully described. */
-static int run_convert(struct cli *cli, struct pc_convert_request *req)
+static void print_warnings(const profconv_profile *p)
 {
-	struct pc_ctx ctx;
-	struct pc_model m;
-	struct pc_convert_timing timing = { 0 };
-	struct timespec start, end;
-	int status;
+	unsigned long long times;
+	const char *text;
 
-	req->timing = &timing;
-	pc_ctx_init(&ctx);
-	if ((status = apply_options(cli, &ctx, req->from, req->to)))
+	for (size_t i = 0; (text = profconv_warning(p, i, &times)); i++)
+		if (times > 1)
+			fprintf(stderr, "profconv: warning: %s (%llu times)\n", text, times);
+		else
+			fprintf(stderr, "profconv: warning: %s\n", text);
+}
+
+/* Reads every input into one profile and writes it with writer. */
+static int run_convert(struct cli *cli, char **inputs, size_t ninputs, const char *writer)
+{
+	profconv_profile *p;
+	struct timespec start;
+	char *error = NULL;
+	int status = 0;
+
+	if (!cli->quiet && isatty(STDERR_FILENO) && cli->ngiven < MAX_GIVEN &&
+	    (status = note_option(cli, "progress", NULL)))
 		return status;
-	ctx.opt.quiet = cli->quiet;
-	ctx.opt.verbose = cli->verbose;
-	ctx.opt.progress = !cli->quiet && isatty(STDERR_FILENO);
-	pc_model_init(&m);
+	if ((status = split_options(cli, writer)))
+		return status;
+	if (!(p = profconv_profile_new()))
+		return input_error(NULL);
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	status = pc_convert(&ctx, req, &m) ? report_error(&ctx) : 0;
-	clock_gettime(CLOCK_MONOTONIC, &end);
+	for (size_t i = 0; i < ninputs && !status; i++)
+		if (profconv_read_more(p, inputs[i], cli->from, cli->read_options, &error))
+			status = input_error(error);
+	if (!status && profconv_write_file(p, cli->output, writer, cli->write_options, &error))
+		status = input_error(error);
 	if (!cli->quiet)
-		pc_ctx_print_warnings(&ctx, stderr);
+		print_warnings(p);
 	if (!status && cli->verbose && !cli->quiet)
-		print_summary(&ctx, &m, cli, (double)(end.tv_sec - start.tv_sec) +
-					       (double)(end.tv_nsec - start.tv_nsec) / 1e9,
-			      &timing);
-	pc_model_release(&m);
+		print_summary(p, cli, seconds_since(&start));
+	profconv_profile_free(p);
 	return status;
 }
 
 static int cmd_convert(int argc, char **argv)
 {
 	struct cli cli = { .command = "convert" };
-	struct pc_convert_request req = { 0 };
+	const char *writer;
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:t:o:qv", &cli)))
-		return status;
-	if (cli.help)
-		return print_help(cli.command);
-	if ((status = find_reader(cli.from, &req.from)))
-		return status;
-	if (!cli.output)
-		return usage_error("%s: no output given (-o OUT, or -o - for standard output)",
-				   "convert");
-	if (optind >= argc)
-		return usage_error("%s: no input given", "convert");
-	req.to = pick_writer(&cli);
-	if (!req.to && cli.to)
-		return usage_error("unknown output format '%s' (see 'profconv formats')", cli.to);
-	if (!req.to)
-		return usage_error("cannot tell the output format from '%s'; name it with -t",
-				   cli.output);
-	req.inputs = (const char *const *)argv + optind;
-	req.ninputs = (size_t)(argc - optind);
-	req.output = cli.output;
-	return run_convert(&cli, &req);
+	if ((status = parse_options(argc, argv, "hf:t:o:qv", &cli)) || cli.help ||
+	    (status = check_reader(cli.from)))
+		goto done;
+	if (!cli.output) {
+		status = usage_error("%s: no output given (-o OUT, or -o - for standard output)",
+				     "convert");
+	} else if (optind >= argc) {
+		status = usage_error("%s: no input given", "convert");
+	} else if (cli.to && !profconv_format_summary(cli.to, 1)) {
+		status = usage_error("unknown output format '%s' (see 'profconv formats')", cli.to);
+	} else if (!(writer = cli.to ? cli.to : profconv_format_for_path(cli.output))) {
+		status = usage_error("cannot tell the output format from '%s'; name it with -t",
+				     cli.output);
+	} else {
+		status = run_convert(&cli, argv + optind, (size_t)(argc - optind), writer);
+	}
+done:
+	if (cli.help && !status)
+		status = print_help(cli.command);
+	cli_release(&cli);
+	return status;
 }
 
 /* `report` is `convert -t report -o -`: the report writer on stdout. */
 static int cmd_report(int argc, char **argv)
 {
-	struct cli cli = { .command = "report" };
-	struct pc_convert_request req = { 0 };
+	struct cli cli = { .command = "report", .output = "-" };
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:qv", &cli)))
-		return status;
-	if (cli.help)
-		return print_help(cli.command);
-	if ((status = find_reader(cli.from, &req.from)))
-		return status;
+	if ((status = parse_options(argc, argv, "hf:qv", &cli)) || cli.help ||
+	    (status = check_reader(cli.from)))
+		goto done;
 	if (optind >= argc)
-		return usage_error("%s: no input given", "report");
-	req.to = pc_writer_find("report");
-	if (!req.to)
-		return usage_error("%s", "this build has no report writer");
-	cli.output = "-";
-	req.inputs = (const char *const *)argv + optind;
-	req.ninputs = (size_t)(argc - optind);
-	req.output = cli.output;
-	return run_convert(&cli, &req);
+		status = usage_error("%s: no input given", "report");
+	else
+		status = run_convert(&cli, argv + optind, (size_t)(argc - optind), "report");
+done:
+	if (cli.help && !status)
+		status = print_help(cli.command);
+	cli_release(&cli);
+	return status;
 }
 
 static int cmd_info(int argc, char **argv)
 {
 	struct cli cli = { .command = "info" };
-	const struct pc_reader *reader;
-	struct pc_input in;
-	struct pc_ctx ctx;
+	char *error = NULL;
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:", &cli)))
-		return status;
-	if (cli.help)
-		return print_help(cli.command);
-	if ((status = find_reader(cli.from, &reader)))
-		return status;
-	if (argc - optind != 1)
-		return usage_error("%s: give exactly one input", "info");
-	pc_ctx_init(&ctx);
-	if ((status = apply_options(&cli, &ctx, reader, NULL)))
-		return status;
-	if (pc_input_open(&in, argv[optind], &ctx.err))
-		return report_error(&ctx);
-	if (!reader)
-		reader = pc_detect(&in, &ctx.err);
-	if (reader && !reader->info) {
-		pc_error_set_path(&ctx.err, in.name);
-		pc_fail(&ctx.err, PC_STATUS_INPUT, "%s input has no info view", reader->name);
-	} else if (reader) {
-		status = reader->info(&ctx, &in, stdout, cli.views ? cli.views : PC_INFO_ALL);
-		pc_error_set_path(&ctx.err, in.name);
+	if ((status = parse_options(argc, argv, "hf:", &cli)) || cli.help ||
+	    (status = check_reader(cli.from)))
+		goto done;
+	if (argc - optind != 1) {
+		status = usage_error("%s: give exactly one input", "info");
+		goto done;
 	}
-	pc_input_close(&in);
-	fflush(stdout);
-	pc_ctx_print_warnings(&ctx, stderr);
-	return ctx.err.status ? report_error(&ctx) : status;
+	if ((status = split_options(&cli, NULL)))
+		goto done;
+	if (profconv_info(argv[optind], cli.from, cli.read_options, stdout, stderr, &error))
+		status = input_error(error);
+done:
+	if (cli.help && !status)
+		status = print_help(cli.command);
+	cli_release(&cli);
+	return status;
 }
 
-static void print_format(const char *name, const char *direction, const char *summary,
-			 const char *const *extensions)
+static void print_format(const char *name, int width, const char *direction, int writing)
 {
-	printf("%-12s %-6s %s", name, direction, summary);
-	for (size_t i = 0; extensions && extensions[i]; i++)
-		printf("%s%s", i ? ", " : " (", extensions[i]);
-	puts(extensions && extensions[0] ? ")" : "");
+	const char *extension;
+
+	printf("%-*s %-6s %s", width, name, direction, profconv_format_summary(name, writing));
+	for (size_t i = 0; (extension = profconv_format_extension(name, writing, i)); i++)
+		printf("%s%s", i ? ", " : " (", extension);
+	puts(profconv_format_extension(name, writing, 0) ? ")" : "");
 }
 
+/* One line per reader and per writer, in aligned columns. */
 static int cmd_formats(void)
 {
-	for (size_t i = 0; pc_readers[i]; i++)
-		print_format(pc_readers[i]->name, "read", pc_readers[i]->summary,
-			     pc_readers[i]->extensions);
-	for (size_t i = 0; pc_writers[i]; i++)
-		print_format(pc_writers[i]->name, "write", pc_writers[i]->summary,
-			     pc_writers[i]->extensions);
+	const char *name;
+	int can_read, can_write, width = 0;
+
+	for (size_t i = 0; (name = profconv_format(i, NULL, NULL)); i++)
+		if ((int)strlen(name) > width)
+			width = (int)strlen(name);
+	for (size_t i = 0; (name = profconv_format(i, &can_read, NULL)); i++)
+		if (can_read)
+			print_format(name, width, "read", 0);
+	for (size_t i = 0; (name = profconv_format(i, NULL, &can_write)); i++)
+		if (can_write)
+			print_format(name, width, "write", 1);
 	return 0;
 }
 
@@ -435,7 +523,7 @@ int main(int argc, char **argv)
 	if (!strcmp(command, "help"))
 		return print_help(argc > 2 ? argv[2] : NULL);
 	if (!strcmp(command, "--version")) {
-		printf("profconv %s\n", PC_VERSION);
+		printf("profconv %s\n", profconv_version());
 		return 0;
 	}
 	if (!strcmp(command, "convert"))

@@ -2,7 +2,6 @@
 #include "pipeline/convert.h"
 #include "model/reconstruct.h"
 
-#include <time.h>
 
 unsigned pc_model_parts(const struct pc_model *m)
 {
@@ -58,9 +57,8 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 	return status;
 }
 
-/* pc_read_input, telling how many input bytes the reader consumed. */
-static int read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
-		      struct pc_model *m, uint64_t *bytes)
+int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
+		  struct pc_model *m, uint64_t *bytes)
 {
 	struct pc_input in;
 	struct pc_progress progress;
@@ -73,17 +71,10 @@ static int read_input(struct pc_ctx *ctx, const char *path, const struct pc_read
 	status = pc_read_opened(ctx, &in, from, m);
 	if (in.progress)
 		pc_progress_finish(in.progress);
-	*bytes += pc_input_offset(&in);
+	if (bytes)
+		*bytes += pc_input_offset(&in);
 	pc_input_close(&in);
 	return status;
-}
-
-int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
-		  struct pc_model *m)
-{
-	uint64_t bytes = 0;
-
-	return read_input(ctx, path, from, m, &bytes);
 }
 
 static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
@@ -112,14 +103,6 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 		return pc_warn(ctx, writer->name, "this format cannot keep the input's %s", names);
 	}
 	return 0;
-}
-
-static double seconds_now(void)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
 }
 
 /* Checks the parts the writer needs and keeps, then renders m into out. */
@@ -172,27 +155,4 @@ int pc_write_path(struct pc_ctx *ctx, const struct pc_writer *writer,
 		return -1;
 	}
 	return pc_output_commit(&out, &ctx->err);
-}
-
-int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
-	       struct pc_model *m)
-{
-	struct pc_convert_timing timing = { 0 };
-	double start = seconds_now(), read_end, finalize_end;
-	int status = 0;
-
-	for (size_t i = 0; i < req->ninputs && !status; i++)
-		status = read_input(ctx, req->inputs[i], req->from, m, &timing.read_bytes);
-	read_end = seconds_now();
-	if (!status)
-		pc_model_finalize(m);
-	finalize_end = seconds_now();
-	if (!status)
-		status = pc_write_path(ctx, req->to, m, req->output);
-	timing.read_seconds = read_end - start;
-	timing.finalize_seconds = finalize_end - read_end;
-	timing.write_seconds = seconds_now() - finalize_end;
-	if (req->timing)
-		*req->timing = timing;
-	return status;
 }

@@ -1,6 +1,7 @@
 /*
  * library.c - the public C API (include/profconv.h) over the pipeline: a
- * profile is a finalized model with the warnings of what was done to it.
+ * profile is a finalized model with the warnings and figures of what was
+ * done to it. The command line (src/cli) is built on this API alone.
  */
 #include "pipeline/convert.h"
 #include "pipeline/options.h"
@@ -8,11 +9,22 @@
 
 #include "profconv.h"
 
+#include <time.h>
+
 #define MAX_OPTION_NAME 64
 
 struct profconv_profile {
 	struct pc_model model;
-	struct pc_ctx log; /* only its warnings: of reads, merges and writes */
+	struct pc_ctx log;   /* only its warnings: of reads, merges and writes */
+	char dropped[80];    /* the text of the "more warnings" line */
+	uint64_t read_bytes;
+	double read_seconds, finalize_seconds, write_seconds;
+	unsigned threads;
+};
+
+static const char *const info_views[] = { "header", "progid", "strtab", "events", "all" };
+static const unsigned info_view_bits[] = {
+	PC_INFO_HEADER, PC_INFO_PROGID, PC_INFO_STRTAB, PC_INFO_EVENTS, PC_INFO_ALL,
 };
 
 const char *profconv_version(void)
@@ -33,7 +45,26 @@ void profconv_profile_free(profconv_profile *p)
 	free(p);
 }
 
-/* A copy of text for *error (NULL when error is NULL); returns -1. */
+profconv_profile *profconv_profile_new(void)
+{
+	profconv_profile *p = calloc(1, sizeof(*p));
+
+	if (p) {
+		pc_model_init(&p->model);
+		pc_ctx_init(&p->log);
+	}
+	return p;
+}
+
+static double seconds_now(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)now.tv_sec + (double)now.tv_nsec / 1e9;
+}
+
+/* A copy of text for *error (nothing when error is NULL); returns -1. */
 static int give_error(char **error, const char *text)
 {
 	if (error)
@@ -49,20 +80,45 @@ static int give_ctx_error(char **error, const struct pc_ctx *ctx)
 	return give_error(error, message);
 }
 
+/* name of a "name=value" / "name" string into buf; NULL when it does not fit. */
+static const char *option_name(const char *option, char *buf, size_t size)
+{
+	const char *equals = strchr(option, '=');
+	size_t len = equals ? (size_t)(equals - option) : strlen(option);
+
+	if (len == 0 || len >= size)
+		return NULL;
+	memcpy(buf, option, len);
+	buf[len] = '\0';
+	return buf;
+}
+
+static bool is_info_view(const char *name, unsigned *bit)
+{
+	for (size_t i = 0; i < PC_ARRAY_SIZE(info_views); i++)
+		if (!strcmp(name, info_views[i])) {
+			*bit = info_view_bits[i];
+			return true;
+		}
+	return false;
+}
+
 /* Applies "name=value" / "name" strings to ctx for a reader or writer. */
 static int apply_options(struct pc_ctx *ctx, const struct pc_reader *reader,
-			 const struct pc_writer *writer, const char *const *options)
+			 const struct pc_writer *writer, const char *const *options,
+			 unsigned *views)
 {
 	for (size_t i = 0; options && options[i]; i++) {
 		const char *equals = strchr(options[i], '=');
-		size_t len = equals ? (size_t)(equals - options[i]) : strlen(options[i]);
-		char name[MAX_OPTION_NAME];
+		char buf[MAX_OPTION_NAME];
+		const char *name = option_name(options[i], buf, sizeof(buf));
+		unsigned bit;
 
-		if (len == 0 || len >= sizeof(name))
+		if (!name)
 			return pc_fail(&ctx->err, PC_STATUS_USAGE, "bad option '%s'", options[i]);
-		memcpy(name, options[i], len);
-		name[len] = '\0';
-		if (pc_option_apply(ctx, reader, writer, name, equals ? equals + 1 : NULL))
+		if (views && is_info_view(name, &bit) && !equals)
+			*views |= bit;
+		else if (pc_option_apply(ctx, reader, writer, name, equals ? equals + 1 : NULL))
 			return -1;
 	}
 	return 0;
@@ -74,84 +130,6 @@ static int find_reader(struct pc_ctx *ctx, const char *format, const struct pc_r
 	if (format && !(*reader = pc_reader_find(format)))
 		return pc_fail(&ctx->err, PC_STATUS_USAGE,
 			       "unknown input format '%s' (see 'profconv formats')", format);
-	return 0;
-}
-
-static profconv_profile *new_profile(void)
-{
-	profconv_profile *p = calloc(1, sizeof(*p));
-
-	if (p) {
-		pc_model_init(&p->model);
-		pc_ctx_init(&p->log);
-	}
-	return p;
-}
-
-/* Reads one input (a path, or memory when path is NULL) into a new profile. */
-static int read_profile(const char *path, const void *data, size_t size, const char *name,
-			const char *format, const char *const *options,
-			profconv_profile **out, char **error)
-{
-	const struct pc_reader *reader;
-	struct pc_ctx ctx;
-	profconv_profile *p;
-	int status;
-
-	*out = NULL;
-	pc_ctx_init(&ctx);
-	if (find_reader(&ctx, format, &reader) || apply_options(&ctx, reader, NULL, options))
-		return give_ctx_error(error, &ctx);
-	if (!(p = new_profile()))
-		return give_error(error, "out of memory");
-	if (path) {
-		status = pc_read_input(&ctx, path, reader, &p->model);
-	} else {
-		struct pc_input in;
-
-		pc_input_from_memory(&in, name ? name : "(memory)", data, size);
-		status = pc_read_opened(&ctx, &in, reader, &p->model);
-		pc_input_close(&in);
-	}
-	if (status) {
-		profconv_profile_free(p);
-		return give_ctx_error(error, &ctx);
-	}
-	pc_model_finalize(&p->model);
-	pc_ctx_add_warnings(&p->log, &ctx);
-	*out = p;
-	return 0;
-}
-
-int profconv_read_file(const char *path, const char *format, const char *const *options,
-		       profconv_profile **out, char **error)
-{
-	if (!path) {
-		*out = NULL;
-		return give_error(error, "no input path given");
-	}
-	return read_profile(path, NULL, 0, NULL, format, options, out, error);
-}
-
-int profconv_read_memory(const void *data, size_t size, const char *name, const char *format,
-			 const char *const *options, profconv_profile **out, char **error)
-{
-	static const char empty[1];
-
-	return read_profile(NULL, data ? data : empty, data ? size : 0, name, format, options,
-			    out, error);
-}
-
-int profconv_merge(profconv_profile *into, const profconv_profile *from, char **error)
-{
-	char message[200];
-
-	if (into == from)
-		return give_error(error, "cannot merge a profile into itself");
-	if (pc_model_merge(&into->model, &from->model, message, sizeof(message)))
-		return give_error(error, message);
-	pc_model_finalize(&into->model);
-	pc_ctx_add_warnings(&into->log, &from->log);
 	return 0;
 }
 
@@ -169,18 +147,115 @@ static int find_writer(struct pc_ctx *ctx, const char *format, const char *path,
 		       path ? path : "memory");
 }
 
+/* Reads a path, or memory when path is NULL, into p and finalizes p. */
+static int read_into(profconv_profile *p, const char *path, const void *data, size_t size,
+		     const char *name, const char *format, const char *const *options,
+		     char **error)
+{
+	const struct pc_reader *reader;
+	struct pc_ctx ctx;
+	double start, end;
+	int status;
+
+	pc_ctx_init(&ctx);
+	if (find_reader(&ctx, format, &reader) || apply_options(&ctx, reader, NULL, options, NULL))
+		return give_ctx_error(error, &ctx);
+	start = seconds_now();
+	if (path) {
+		status = pc_read_input(&ctx, path, reader, &p->model, &p->read_bytes);
+	} else {
+		struct pc_input in;
+
+		pc_input_from_memory(&in, name ? name : "(memory)", data, size);
+		status = pc_read_opened(&ctx, &in, reader, &p->model);
+		p->read_bytes += pc_input_offset(&in);
+		pc_input_close(&in);
+	}
+	end = seconds_now();
+	p->read_seconds += end - start;
+	if (ctx.threads_used > p->threads)
+		p->threads = ctx.threads_used;
+	pc_ctx_add_warnings(&p->log, &ctx);
+	if (status)
+		return give_ctx_error(error, &ctx);
+	pc_model_finalize(&p->model);
+	p->finalize_seconds += seconds_now() - end;
+	return 0;
+}
+
+int profconv_read_more(profconv_profile *p, const char *path, const char *format,
+		       const char *const *options, char **error)
+{
+	if (!path)
+		return give_error(error, "no input path given");
+	return read_into(p, path, NULL, 0, NULL, format, options, error);
+}
+
+/* A new profile read from path, or from memory when path is NULL. */
+static int read_new(const char *path, const void *data, size_t size, const char *name,
+		    const char *format, const char *const *options, profconv_profile **out,
+		    char **error)
+{
+	profconv_profile *p = profconv_profile_new();
+
+	*out = NULL;
+	if (!p)
+		return give_error(error, "out of memory");
+	if (read_into(p, path, data, size, name, format, options, error)) {
+		profconv_profile_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+}
+
+int profconv_read_file(const char *path, const char *format, const char *const *options,
+		       profconv_profile **out, char **error)
+{
+	if (!path) {
+		*out = NULL;
+		return give_error(error, "no input path given");
+	}
+	return read_new(path, NULL, 0, NULL, format, options, out, error);
+}
+
+int profconv_read_memory(const void *data, size_t size, const char *name, const char *format,
+			 const char *const *options, profconv_profile **out, char **error)
+{
+	static const char empty[1];
+
+	return read_new(NULL, data ? data : empty, data ? size : 0, name, format, options, out,
+			error);
+}
+
+int profconv_merge(profconv_profile *into, const profconv_profile *from, char **error)
+{
+	char message[200];
+
+	if (into == from)
+		return give_error(error, "cannot merge a profile into itself");
+	if (pc_model_merge(&into->model, &from->model, message, sizeof(message)))
+		return give_error(error, message);
+	pc_model_finalize(&into->model);
+	pc_ctx_add_warnings(&into->log, &from->log);
+	return 0;
+}
+
 /* Writes to path, or to memory when path is NULL. */
 static int write_profile(const profconv_profile *p, const char *path, const char *format,
 			 const char *const *options, char **data, size_t *size, char **error)
 {
+	/* a profile records the warnings and time of its writes (see profconv.h) */
+	profconv_profile *log = (profconv_profile *)p;
 	const struct pc_writer *writer;
 	struct pc_ctx ctx;
 	struct pc_output out;
+	double start = seconds_now();
 	int status;
 
 	pc_ctx_init(&ctx);
 	if (find_writer(&ctx, format, path, &writer) ||
-	    apply_options(&ctx, NULL, writer, options))
+	    apply_options(&ctx, NULL, writer, options, NULL))
 		return give_ctx_error(error, &ctx);
 	if (path) {
 		status = pc_write_path(&ctx, writer, &p->model, path);
@@ -191,8 +266,8 @@ static int write_profile(const profconv_profile *p, const char *path, const char
 		else if (!status)
 			status = pc_output_commit(&out, &ctx.err);
 	}
-	/* a profile records the warnings of its writes (see profconv.h) */
-	pc_ctx_add_warnings((struct pc_ctx *)&p->log, &ctx);
+	pc_ctx_add_warnings(&log->log, &ctx);
+	log->write_seconds = seconds_now() - start;
 	return status ? give_ctx_error(error, &ctx) : 0;
 }
 
@@ -225,37 +300,63 @@ int profconv_write_memory(const profconv_profile *p, const char *format,
 
 size_t profconv_profile_samples(const profconv_profile *p)
 {
-	return p->model.nsamples;
+	return pc_model_nsamples(&p->model);
 }
 
 size_t profconv_profile_stacks(const profconv_profile *p)
 {
-	return p->model.stacks.count - 1;
+	return pc_model_nstacks(&p->model);
 }
 
 size_t profconv_profile_frames(const profconv_profile *p)
 {
-	return p->model.nframes;
+	return pc_model_nframes(&p->model);
 }
 
 size_t profconv_profile_modules(const profconv_profile *p)
 {
-	return p->model.nmodules;
+	return pc_model_nmodules(&p->model);
 }
 
 size_t profconv_profile_columns(const profconv_profile *p)
 {
-	return p->model.ncolumns;
+	return pc_model_ncolumns(&p->model);
+}
+
+double profconv_profile_stat(const profconv_profile *p, const char *name)
+{
+	if (!strcmp(name, "read_bytes"))
+		return (double)p->read_bytes;
+	if (!strcmp(name, "read_seconds"))
+		return p->read_seconds;
+	if (!strcmp(name, "finalize_seconds"))
+		return p->finalize_seconds;
+	if (!strcmp(name, "write_seconds"))
+		return p->write_seconds;
+	if (!strcmp(name, "threads"))
+		return p->threads ? p->threads : 1;
+	return 0;
 }
 
 const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long long *times)
 {
-	if (i >= p->log.nwarnings)
+	const struct pc_ctx *log = &p->log;
+
+	if (i < log->nwarnings) {
+		if (times)
+			*times = (unsigned long long)log->warnings[i].count;
+		return log->warnings[i].text;
+	}
+	if (i > log->nwarnings || !log->dropped_warnings)
 		return NULL;
+	snprintf(((profconv_profile *)p)->dropped, sizeof(p->dropped),
+		 "%llu more warnings of other kinds", (unsigned long long)log->dropped_warnings);
 	if (times)
-		*times = (unsigned long long)p->log.warnings[i].count;
-	return p->log.warnings[i].text;
+		*times = 1;
+	return p->dropped;
 }
+
+/* ---- formats and options ---- */
 
 static bool reads(const char *name)
 {
@@ -287,4 +388,100 @@ const char *profconv_format(size_t i, int *can_read, int *can_write)
 	if (can_write)
 		*can_write = pc_writer_find(name) != NULL;
 	return name;
+}
+
+const char *profconv_format_summary(const char *format, int writing)
+{
+	const struct pc_reader *reader = writing ? NULL : pc_reader_find(format);
+	const struct pc_writer *writer = writing ? pc_writer_find(format) : NULL;
+
+	return reader ? reader->summary : writer ? writer->summary : NULL;
+}
+
+const char *profconv_format_extension(const char *format, int writing, size_t i)
+{
+	const struct pc_reader *reader = writing ? NULL : pc_reader_find(format);
+	const struct pc_writer *writer = writing ? pc_writer_find(format) : NULL;
+	const char *const *extensions = reader ? reader->extensions :
+					writer ? writer->extensions : NULL;
+
+	for (size_t k = 0; extensions && extensions[k]; k++)
+		if (k == i)
+			return extensions[k];
+	return NULL;
+}
+
+const char *profconv_format_for_path(const char *path)
+{
+	const struct pc_writer *writer = path ? pc_writer_for_path(path) : NULL;
+
+	return writer ? writer->name : NULL;
+}
+
+const char *profconv_option(const char *format, int writing, size_t i, const char **value,
+			    const char **help)
+{
+	const struct pc_option_spec *specs = pc_pipeline_options;
+	const struct pc_reader *reader;
+	const struct pc_writer *writer;
+
+	if (format && writing)
+		specs = (writer = pc_writer_find(format)) ? writer->options : NULL;
+	else if (format)
+		specs = (reader = pc_reader_find(format)) ? reader->options : NULL;
+	for (size_t k = 0; specs && specs[k].name; k++) {
+		if (k != i)
+			continue;
+		if (value)
+			*value = specs[k].arg;
+		if (help)
+			*help = specs[k].help;
+		return specs[k].name;
+	}
+	return NULL;
+}
+
+int profconv_check_options(const char *reader_name, const char *writer_name,
+			   const char *const *options, char **error)
+{
+	const struct pc_reader *reader;
+	const struct pc_writer *writer = NULL;
+	struct pc_ctx ctx;
+
+	pc_ctx_init(&ctx);
+	if (find_reader(&ctx, reader_name, &reader) ||
+	    (writer_name && find_writer(&ctx, writer_name, NULL, &writer)) ||
+	    apply_options(&ctx, reader, writer, options, NULL))
+		return give_ctx_error(error, &ctx);
+	return 0;
+}
+
+int profconv_info(const char *path, const char *format, const char *const *options,
+		  FILE *out, FILE *warnings, char **error)
+{
+	const struct pc_reader *reader;
+	struct pc_input in;
+	struct pc_ctx ctx;
+	unsigned views = 0;
+	int status = 0;
+
+	pc_ctx_init(&ctx);
+	if (find_reader(&ctx, format, &reader) ||
+	    apply_options(&ctx, reader, NULL, options, &views) ||
+	    pc_input_open(&in, path, &ctx.err))
+		return give_ctx_error(error, &ctx);
+	if (!reader)
+		reader = pc_detect(&in, &ctx.err);
+	if (reader && !reader->info) {
+		pc_error_set_path(&ctx.err, in.name);
+		pc_fail(&ctx.err, PC_STATUS_INPUT, "%s input has no info view", reader->name);
+	} else if (reader) {
+		status = reader->info(&ctx, &in, out, views ? views : PC_INFO_ALL);
+		pc_error_set_path(&ctx.err, in.name);
+	}
+	pc_input_close(&in);
+	fflush(out);
+	if (warnings)
+		pc_ctx_print_warnings(&ctx, warnings);
+	return ctx.err.status || status ? give_ctx_error(error, &ctx) : 0;
 }

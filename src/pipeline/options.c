@@ -8,6 +8,8 @@ const struct pc_option_spec pc_pipeline_options[] = {
 	{ "event", PC_OPTION_TEXT, "NAME", "the event a one-value output counts", 0 },
 	{ "threads", PC_OPTION_COUNT, "N", "threads a reader may use (default: one per CPU)",
 	  64 },
+	{ "progress", PC_OPTION_FLAG, NULL,
+	  "a progress bar on standard error for inputs over 50 MB (default: on a terminal)", 0 },
 	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
 };
 
@@ -82,6 +84,8 @@ static void set_pipeline_option(struct pc_options *opt, const char *name, const 
 		opt->event = value;
 	else if (!strcmp(name, "threads"))
 		opt->threads = (unsigned)strtoul(value, NULL, 10);
+	else if (!strcmp(name, "progress"))
+		opt->progress = true;
 }
 
 int pc_option_apply(struct pc_ctx *ctx, const struct pc_reader *reader,
