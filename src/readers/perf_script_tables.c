@@ -1,80 +1,71 @@
 /*
  * perf_script_tables.c - the perf script reader's two lookup tables (see
- * perf_script_tables.h): open addressing with linear probing, doubled at
- * 50% load.
+ * perf_script_tables.h): each an array of entries and a pc_index from a
+ * hash to an entry.
  */
 #include "readers/perf_script_tables.h"
 
 /* ---- text keys to values ---- */
 
+struct key_probe {
+	const char *text;
+	size_t len;
+	uint64_t tag;
+};
+
 void ps_table_release(struct ps_table *t)
 {
-	free(t->slots);
+	pc_index_release(&t->index);
 	free(t->keys);
+	free(t->bytes);
 	memset(t, 0, sizeof(*t));
 }
 
-static struct ps_slot *table_probe(const struct ps_table *t, uint64_t hash, uint64_t tag,
-				   const char *key, size_t len)
+static bool key_equal(const void *ctx, uint32_t id, const void *probe_ptr)
 {
-	for (size_t i = hash & t->mask;; i = (i + 1) & t->mask) {
-		struct ps_slot *slot = &t->slots[i];
+	const struct ps_table *t = ctx;
+	const struct ps_key *key = &t->keys[id - 1];
+	const struct key_probe *probe = probe_ptr;
 
-		if (!slot->value)
-			return slot;
-		if (slot->hash == hash && slot->tag == tag && slot->len == len &&
-		    !memcmp(t->keys + slot->key, key, len))
-			return slot;
-	}
+	return key->tag == probe->tag && key->len == probe->len &&
+	       !memcmp(t->bytes + key->start, probe->text, probe->len);
+}
+
+static uint32_t find_key(const struct ps_table *t, uint64_t hash, uint64_t tag, const char *text,
+			 size_t len)
+{
+	struct key_probe probe = { .text = text, .len = len, .tag = tag };
+
+	return pc_index_find(&t->index, hash, key_equal, t, &probe);
 }
 
 uint32_t ps_table_get(const struct ps_table *t, uint64_t hash, uint64_t tag, const char *key,
 		      size_t len)
 {
-	return t->slots ? table_probe(t, hash, tag, key, len)->value : 0;
-}
+	uint32_t id = find_key(t, hash, tag, key, len);
 
-static void table_grow(struct ps_table *t)
-{
-	struct ps_slot *old = t->slots;
-	size_t old_cap = old ? t->mask + 1 : 0;
-	size_t cap = old_cap ? old_cap * 2 : 256;
-
-	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-	t->mask = cap - 1;
-	for (size_t i = 0; i < old_cap; i++) {
-		size_t j = old[i].hash & t->mask;
-
-		if (!old[i].value)
-			continue;
-		while (t->slots[j].value)
-			j = (j + 1) & t->mask;
-		t->slots[j] = old[i];
-	}
-	free(old);
+	return id ? t->keys[id - 1].value : 0;
 }
 
 void ps_table_put(struct ps_table *t, uint64_t hash, uint64_t tag, const char *key, size_t len,
 		  uint32_t value)
 {
-	struct ps_slot *slot;
+	uint32_t id = find_key(t, hash, tag, key, len);
 
-	if (!t->slots || (t->count + 1) * 2 > t->mask + 1)
-		table_grow(t);
-	slot = table_probe(t, hash, tag, key, len);
-	if (!slot->value) {
-		if (len > UINT32_MAX - t->keys_len)
-			pc_die_oom(len);
-		pc_grow(&t->keys, &t->keys_cap, t->keys_len + len + 1, 1);
-		memcpy(t->keys + t->keys_len, key, len);
-		*slot = (struct ps_slot){
-			.hash = hash, .tag = tag, .key = (uint32_t)t->keys_len,
-			.len = (uint32_t)len,
-		};
-		t->keys_len += len;
-		t->count++;
+	if (id) {
+		t->keys[id - 1].value = value;
+		return;
 	}
-	slot->value = value;
+	if (len > UINT32_MAX - t->nbytes || t->nkeys >= UINT32_MAX)
+		pc_die_oom(len);
+	pc_grow(&t->bytes, &t->bytes_cap, t->nbytes + len + 1, 1);
+	memcpy(t->bytes + t->nbytes, key, len);
+	pc_grow(&t->keys, &t->keys_cap, t->nkeys + 1, sizeof(*t->keys));
+	t->keys[t->nkeys++] = (struct ps_key){
+		.tag = tag, .start = (uint32_t)t->nbytes, .len = (uint32_t)len, .value = value,
+	};
+	t->nbytes += len;
+	pc_index_add(&t->index, hash, (uint32_t)t->nkeys);
 }
 
 /*
@@ -85,8 +76,8 @@ void ps_table_put(struct ps_table *t, uint64_t hash, uint64_t tag, const char *k
  * its context (address space, mapping generation), of which 96 bits are
  * kept. Two different texts of one input share them with a probability
  * below 2^-55 for a million distinct texts (2^-37 for a billion); in
- * exchange each lookup touches one 16-byte slot, and memory is not spent
- * on copies of the lines.
+ * exchange a lookup touches an index slot and a 16-byte entry, and memory
+ * is not spent on copies of the lines.
  */
 
 struct ps_hash ps_hash_text(const char *s, size_t n, uint64_t seed)
@@ -128,53 +119,33 @@ struct ps_hash ps_hash_text(const char *s, size_t n, uint64_t seed)
 
 void ps_htable_release(struct ps_htable *t)
 {
-	free(t->slots);
+	pc_index_release(&t->index);
+	free(t->entries);
 	memset(t, 0, sizeof(*t));
 }
 
-static struct ps_hslot *htable_probe(const struct ps_htable *t, struct ps_hash h)
+static bool hashed_equal(const void *ctx, uint32_t id, const void *h_ptr)
 {
-	for (size_t i = h.h1 & t->mask;; i = (i + 1) & t->mask) {
-		struct ps_hslot *slot = &t->slots[i];
+	const struct ps_hashed *entry = &((const struct ps_htable *)ctx)->entries[id - 1];
+	const struct ps_hash *h = h_ptr;
 
-		if (!slot->value || (slot->h1 == h.h1 && slot->h2 == (uint32_t)h.h2))
-			return slot;
-	}
+	return entry->h1 == h->h1 && entry->h2 == (uint32_t)h->h2;
 }
 
 uint32_t ps_htable_get(const struct ps_htable *t, struct ps_hash h)
 {
-	return t->slots ? htable_probe(t, h)->value : 0;
-}
+	uint32_t id = pc_index_find(&t->index, h.h1, hashed_equal, t, &h);
 
-static void htable_grow(struct ps_htable *t)
-{
-	struct ps_hslot *old = t->slots;
-	size_t old_cap = old ? t->mask + 1 : 0;
-	size_t cap = old_cap ? old_cap * 2 : 1024;
-
-	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-	t->mask = cap - 1;
-	for (size_t i = 0; i < old_cap; i++) {
-		size_t j = old[i].h1 & t->mask;
-
-		if (!old[i].value)
-			continue;
-		while (t->slots[j].value)
-			j = (j + 1) & t->mask;
-		t->slots[j] = old[i];
-	}
-	free(old);
+	return id ? t->entries[id - 1].value : 0;
 }
 
 void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value)
 {
-	struct ps_hslot *slot;
-
-	if (!t->slots || (t->count + 1) * 2 > t->mask + 1)
-		htable_grow(t);
-	slot = htable_probe(t, h);
-	if (!slot->value)
-		t->count++;
-	*slot = (struct ps_hslot){ .h1 = h.h1, .h2 = (uint32_t)h.h2, .value = value };
+	if (t->nentries >= UINT32_MAX)
+		pc_die_oom(t->nentries);
+	pc_grow(&t->entries, &t->entries_cap, t->nentries + 1, sizeof(*t->entries));
+	t->entries[t->nentries++] = (struct ps_hashed){
+		.h1 = h.h1, .h2 = (uint32_t)h.h2, .value = value,
+	};
+	pc_index_add(&t->index, h.h1, (uint32_t)t->nentries);
 }

@@ -1,8 +1,9 @@
 /*
- * perf_script_tables.h - the perf script reader's lookup tables: text keys
- * (kept by the table, with a 64-bit tag) to 32-bit values, and texts
- * identified by a 96-bit hash (no key kept) to 32-bit values. Values are
- * never 0: a lookup returns 0 for "absent".
+ * perf_script_tables.h - the perf script reader's lookup tables, both on
+ * the project's index (base/index.h): text keys (kept by the table, with
+ * a 64-bit tag) to 32-bit values, and texts identified by a 96-bit hash
+ * (no key kept) to 32-bit values. Values are never 0: a lookup returns 0
+ * for "absent".
  */
 #ifndef PC_PERF_SCRIPT_TABLES_H
 #define PC_PERF_SCRIPT_TABLES_H
@@ -11,17 +12,18 @@
 
 /* ---- text keys to values ---- */
 
-struct ps_slot {
-	uint64_t hash, tag;
-	uint32_t key, len;  /* the key bytes are keys[key, key + len) */
-	uint32_t value;     /* 0: an empty slot */
+struct ps_key {
+	uint64_t tag;
+	uint32_t start, len; /* the key is bytes[start, start + len) */
+	uint32_t value;
 };
 
 struct ps_table {
-	struct ps_slot *slots;
-	size_t mask, count;
-	char *keys;
-	size_t keys_len, keys_cap;
+	struct pc_index index; /* hash -> 1 + position in keys */
+	struct ps_key *keys;
+	size_t nkeys, keys_cap;
+	char *bytes;
+	size_t nbytes, bytes_cap;
 };
 
 void ps_table_release(struct ps_table *t);
@@ -46,15 +48,17 @@ static inline uint64_t ps_rotl64(uint64_t x, int r)
 	return x << r | x >> (64 - r);
 }
 
-struct ps_hslot {
+/* What identifies a text: h1 and 32 bits of h2. */
+struct ps_hashed {
 	uint64_t h1;
 	uint32_t h2;
-	uint32_t value; /* 0: an empty slot */
+	uint32_t value;
 };
 
 struct ps_htable {
-	struct ps_hslot *slots;
-	size_t mask, count;
+	struct pc_index index; /* h1 -> 1 + position in entries */
+	struct ps_hashed *entries;
+	size_t nentries, entries_cap;
 };
 
 void ps_htable_release(struct ps_htable *t);
@@ -62,12 +66,13 @@ void ps_htable_release(struct ps_htable *t);
 uint32_t ps_htable_get(const struct ps_htable *t, struct ps_hash h);
 /* Adds the text that hashes to h with value (not 0); it must not be there yet. */
 void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value);
-/* Asks the processor for the slot where a lookup of h starts. */
+
+/* Asks the processor for the index slot where a lookup of h starts. */
 static inline void ps_htable_prefetch(const struct ps_htable *t, struct ps_hash h)
 {
 #if defined(__GNUC__)
-	if (t->slots)
-		__builtin_prefetch(&t->slots[h.h1 & t->mask]);
+	if (t->index.slots)
+		__builtin_prefetch(&t->index.slots[h.h1 & t->index.mask]);
 #else
 	(void)t;
 	(void)h;
