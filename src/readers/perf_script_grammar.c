@@ -304,6 +304,21 @@ static void header_set_comm(struct ps_header *h, const struct ps_token *tok, siz
 	}
 }
 
+/* comm [pid/]tid [cpu]: the fields in tok[first, end), read from the end. */
+static void header_task(struct ps_header *h, const char *s, const struct ps_token *tok,
+			size_t first, size_t end)
+{
+	if (end > first && tok_is_cpu(s, &tok[end - 1], &h->cpu)) {
+		h->has_cpu = true;
+		end--;
+	}
+	if (end > first && tok_is_tid(s, &tok[end - 1])) {
+		header_set_tidfield(h, s, &tok[end - 1]);
+		end--;
+	}
+	header_set_comm(h, tok, first, end);
+}
+
 /* The optional period and event after the anchor at tok[i]. */
 static void header_period_event(struct ps_header *h, const char *s, size_t len,
 				const struct ps_token *tok, size_t n, size_t i)
@@ -335,15 +350,7 @@ static void header_timed(struct ps_header *h, const char *s, size_t len,
 	if (j >= first + 2 && tok_is_misc(s, &tok[j - 1]) &&
 	    (tok_is_cpu(s, &tok[j - 2], &h->cpu) || tok_is_tid(s, &tok[j - 2])))
 		j--;
-	if (j > first && tok_is_cpu(s, &tok[j - 1], &h->cpu)) {
-		h->has_cpu = true;
-		j--;
-	}
-	if (j > first && tok_is_tid(s, &tok[j - 1])) {
-		header_set_tidfield(h, s, &tok[j - 1]);
-		j--;
-	}
-	header_set_comm(h, tok, first, j);
+	header_task(h, s, tok, first, j);
 	header_period_event(h, s, len, tok, n, k + 1);
 }
 
@@ -360,15 +367,7 @@ static void header_event(struct ps_header *h, const char *s, size_t len,
 		h->has_period = true;
 		j--;
 	}
-	if (j > first && tok_is_cpu(s, &tok[j - 1], &h->cpu)) {
-		h->has_cpu = true;
-		j--;
-	}
-	if (j > first && tok_is_tid(s, &tok[j - 1])) {
-		header_set_tidfield(h, s, &tok[j - 1]);
-		j--;
-	}
-	header_set_comm(h, tok, first, j);
+	header_task(h, s, tok, first, j);
 	h->has_event = true;
 	h->event_start = tok[e].start;
 	h->event_end = tok[e].end - 1;

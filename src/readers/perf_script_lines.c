@@ -358,6 +358,14 @@ static int header_line(struct ps_reader *r, bool in_stack)
 	return apply_rest(r, &rest);
 }
 
+/* The open sample is complete: the line is one between samples. */
+static int emit_then_idle_line(struct ps_reader *r)
+{
+	if (ps_emit_sample(r))
+		return -1;
+	return idle_line(r);
+}
+
 /* After a complete single-line sample: tab-indented frames make it a callchain. */
 static int single_next_line(struct ps_reader *r)
 {
@@ -366,11 +374,10 @@ static int single_next_line(struct ps_reader *r)
 		r->state = ST_STACK;
 		return stack_frame_line(r);
 	}
-	if (ps_emit_sample(r))
-		return -1;
-	return idle_line(r);
+	return emit_then_idle_line(r);
 }
 
+/* After a header without frames and a blank line: frames may still follow. */
 static int pending_line(struct ps_reader *r)
 {
 	if (r->first > 0 && line_address_end(r)) {
@@ -380,9 +387,7 @@ static int pending_line(struct ps_reader *r)
 		r->state = ST_STACK;
 		return stack_frame_line(r);
 	}
-	if (ps_emit_sample(r))
-		return -1;
-	return idle_line(r);
+	return emit_then_idle_line(r);
 }
 
 /* --skip-bad: the rest of a bad sample's callchain is skipped too. */
