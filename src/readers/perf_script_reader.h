@@ -1,0 +1,199 @@
+/*
+ * perf_script_reader.h - the state the perf script reader's files share
+ * (private to src/readers/perf_script_*.c): the reader, the sample being
+ * read, and the functions each file gives the others:
+ *   perf_script_lines.c   the line loop: which line is what, given the
+ *                         state of the sample being read; errors
+ *   perf_script_window.c  the fast path: callchains read whole from the
+ *                         input window, frames through text-hash caches
+ *   perf_script_reader.c  the mapping of parsed fields onto the model, and
+ *                         the reader's descriptor
+ */
+#ifndef PC_PERF_SCRIPT_READER_H
+#define PC_PERF_SCRIPT_READER_H
+
+#include "model/format.h"
+#include "readers/perf_script_grammar.h"
+#include "readers/perf_script_tables.h"
+
+#define PS_FORMAT "perf-script"
+#define PS_READ_AHEAD ((size_t)256 << 10)
+
+/* The kinds of text a cache key is made of (cache_seed). */
+enum ps_cache_kind {
+	PS_CACHE_FRAME_LINE = 0,
+	PS_CACHE_BRANCH_END = 1,
+};
+
+struct ps_event {
+	pc_str_id name;
+	int col_sample, col_event;
+};
+
+/* An executable mapping from an MMAP record. */
+struct ps_range {
+	uint32_t space, module;
+	uint64_t start, limit;
+};
+
+/* A pid -1 (kernel) mapping: applies to its dso in every space. */
+struct ps_global {
+	pc_str_id name;
+	uint64_t start, limit, pgoff;
+};
+
+enum ps_state {
+	ST_IDLE,         /* between samples */
+	ST_STACK,        /* a sample is open and takes callchain lines */
+	ST_PENDING_ZERO, /* a header with no frames, then a blank line */
+	ST_SINGLE,       /* a complete single-line sample, unless frames follow */
+	ST_SKIP,         /* skipping the rest of a bad sample (--skip-bad) */
+};
+
+struct ps_sample {
+	uint32_t line;       /* of its header, for messages */
+	uint32_t labels;
+	uint32_t space;
+	int event;           /* index into events */
+	bool has_period;
+	bool callchain_header; /* a header whose callchain follows */
+	uint64_t period, repeat;
+	uint32_t stack;      /* the stack id, when known without the frames */
+	bool has_inline;     /* some frame is an inline one */
+	uint32_t *frames;
+	size_t nframes, frames_cap;
+	struct pc_branch *branches;
+	size_t nbranches, branches_cap;
+};
+
+/* A line of the callchain after a header, when read from the window. */
+struct ps_block_line {
+	uint32_t start, first, end, next; /* offsets in the window */
+	struct ps_hash h;
+};
+
+/* A slot of the small direct-mapped cache in front of the frames table. */
+struct ps_hot {
+	uint64_t h1;
+	uint32_t h2, value;
+};
+
+struct ps_reader {
+	struct pc_ctx *ctx;
+	struct pc_input *in;
+	struct pc_model *m;
+
+	/* the current line: line[0, len), first = its first non-blank */
+	const char *line;
+	size_t len, first, consume;
+	uint32_t lineno;
+	bool unterminated; /* the last line, without a newline */
+	bool recoverable;  /* the error set is a syntax error of this line */
+
+	enum ps_state state;
+	bool prev_frame;   /* the previous line was a callchain frame */
+	bool saw_sample;
+	bool saw_dso;      /* some frame had a "(dso)" */
+	struct ps_sample cur;
+	uint64_t repeat;   /* llvm-profgen's count for the next sample */
+
+	struct ps_htable frames;  /* (space, gen, frame text) -> frame id */
+	struct ps_htable ends;    /* (space, gen, branch end text) -> frame id */
+	struct ps_htable blocks;  /* (space, gen, callchain) -> stack id */
+	struct ps_table modules;  /* (space [| build id], dso) -> module id */
+	struct ps_table labelsets; /* label fields -> label set id + 1 */
+	struct ps_table tids;     /* tid -> pid + 2 */
+	bool learnt;              /* the last pair put in tids, not to put it again */
+	int64_t learnt_pid, learnt_tid;
+	uint32_t gen;             /* bumped by each mapping: older cache entries go stale */
+
+	struct ps_event *events;
+	size_t nevents, events_cap;
+	int last_event;
+	pc_str_id *declared;      /* "# event :" names, in order */
+	size_t ndeclared, declared_cap;
+	bool declared_made;
+
+	struct ps_range *ranges;
+	size_t nranges, ranges_cap;
+	struct ps_global *globals;
+	size_t nglobals, globals_cap;
+
+	pc_str_id key_comm, key_pid, key_tid, key_cpu, unit_pid, unit_tid, unit_cpu;
+	char *scratch;
+	size_t scratch_cap;
+
+	bool any_time;
+	uint64_t first_time, last_time;
+	uint64_t trace_errors, perf_messages, lost;
+
+	struct ps_block_line *block; /* the callchain read whole (perf_script_window.c) */
+	size_t block_cap;
+	struct ps_hot *hot;          /* in front of frames */
+	uint64_t *inline_bits;       /* by frame id: the frame is an inline one */
+	size_t inline_words;
+};
+
+/* The context of a cache key: the sample's space and the mapping generation. */
+static inline uint64_t ps_cache_seed(const struct ps_reader *r, enum ps_cache_kind kind)
+{
+	return (uint64_t)r->cur.space | (uint64_t)r->gen << 32 | (uint64_t)kind << 62;
+}
+
+static inline bool ps_is_inline(const struct ps_reader *r, uint32_t id)
+{
+	return id / 64 < r->inline_words && (r->inline_bits[id / 64] >> (id % 64) & 1);
+}
+
+/* Appends frame id to the open sample's stack (leaf first). */
+static inline void ps_push_frame(struct ps_reader *r, uint32_t id)
+{
+	struct ps_sample *c = &r->cur;
+
+	if (c->nframes == c->frames_cap)
+		pc_grow(&c->frames, &c->frames_cap, c->nframes + 1, sizeof(*c->frames));
+	c->frames[c->nframes++] = id;
+	c->has_inline |= ps_is_inline(r, id);
+}
+
+/* ---- perf_script_lines.c ---- */
+
+/* Fails at column col (0-based) of the current line. */
+int ps_fail_at(struct ps_reader *r, size_t col, const char *fmt, ...) PC_PRINTF(3, 4);
+/* A syntax error of the current line: --skip-bad may skip it. */
+int ps_fail_syntax(struct ps_reader *r, const struct ps_syntax *syn);
+/* Reads every line of the input into the model. */
+int ps_read_lines(struct ps_reader *r);
+
+/* ---- perf_script_window.c ---- */
+
+/* The frame id of the frame text line[at, end), through the caches. */
+int ps_resolve_frame(struct ps_reader *r, size_t at, size_t end, uint32_t *id);
+/*
+ * Right after a header whose callchain follows: reads the callchain whole
+ * from the window when it can, which completes the sample.
+ */
+int ps_try_block(struct ps_reader *r);
+
+/* ---- perf_script_reader.c ---- */
+
+/* The model frame of a parsed frame line in the open sample's space. */
+uint32_t ps_frame_for(struct ps_reader *r, const struct ps_frame_text *f);
+/* Parses the brstack entries in line[at, end) into the open sample. */
+int ps_add_branches(struct ps_reader *r, size_t at, size_t end);
+/* Opens a sample (it takes any repeat count read before it). */
+void ps_open_sample(struct ps_reader *r);
+/* Opens a sample with the labels, space, period and event of its header. */
+int ps_open_from_header(struct ps_reader *r, const struct ps_header *h);
+/* Adds the open sample to the model; the reader is then between samples. */
+int ps_emit_sample(struct ps_reader *r);
+/* Sets the file and line (and inlining) of the open sample's last frame. */
+void ps_apply_srcline(struct ps_reader *r, const struct ps_srcline *src);
+/* A PERF_RECORD_ side record at line[at...). */
+int ps_side_record(struct ps_reader *r, size_t at);
+/* A '#' line of perf script --header. */
+void ps_comment_line(struct ps_reader *r);
+/* After the last line: the profile's columns, source, duration and comments. */
+int ps_finish_profile(struct ps_reader *r);
+
+#endif
