@@ -114,6 +114,22 @@ void pc_model_init(struct pc_model *m)
 	m->arc_self_column = m->arc_total_column = -1;
 }
 
+struct pc_model *pc_model_new(void)
+{
+	struct pc_model *m = pc_xmalloc(sizeof(*m));
+
+	pc_model_init(m);
+	return m;
+}
+
+void pc_model_free(struct pc_model *m)
+{
+	if (m) {
+		pc_model_release(m);
+		free(m);
+	}
+}
+
 void pc_model_release(struct pc_model *m)
 {
 	pc_arena_release(&m->arena);

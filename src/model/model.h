@@ -225,6 +225,9 @@ int pc_tally_add(struct pc_tally *tally, const uint32_t *items, size_t len, uint
 
 void pc_model_init(struct pc_model *m);
 void pc_model_release(struct pc_model *m);
+/* A new empty model (it never returns NULL: out of memory ends the run). */
+struct pc_model *pc_model_new(void);
+void pc_model_free(struct pc_model *m);
 
 /* --- builder, for readers --- */
 pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len);

@@ -130,16 +130,16 @@ static bool wants_stacks_from_arcs(const struct pc_writer *writer, const struct 
 int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
 		   const struct pc_model *m, struct pc_output *out)
 {
-	struct pc_model stacks;
+	struct pc_model *stacks;
 	int status;
 
 	if (!wants_stacks_from_arcs(writer, m))
 		return render(ctx, writer, m, out);
-	pc_model_init(&stacks);
-	status = pc_model_reconstruct_stacks(ctx, m, &stacks);
+	stacks = pc_model_new();
+	status = pc_model_reconstruct_stacks(ctx, m, stacks);
 	if (!status)
-		status = render(ctx, writer, &stacks, out);
-	pc_model_release(&stacks);
+		status = render(ctx, writer, stacks, out);
+	pc_model_free(stacks);
 	return status;
 }
 

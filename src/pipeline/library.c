@@ -14,7 +14,7 @@
 #define MAX_OPTION_NAME 64
 
 struct profconv_profile {
-	struct pc_model model;
+	struct pc_model *model;
 	struct pc_ctx log;   /* only its warnings: of reads, merges and writes */
 	char dropped[80];    /* the text of the "more warnings" line */
 	uint64_t read_bytes;
@@ -41,7 +41,7 @@ void profconv_profile_free(profconv_profile *p)
 {
 	if (!p)
 		return;
-	pc_model_release(&p->model);
+	pc_model_free(p->model);
 	free(p);
 }
 
@@ -50,7 +50,7 @@ profconv_profile *profconv_profile_new(void)
 	profconv_profile *p = calloc(1, sizeof(*p));
 
 	if (p) {
-		pc_model_init(&p->model);
+		p->model = pc_model_new();
 		pc_ctx_init(&p->log);
 	}
 	return p;
@@ -162,12 +162,12 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 		return give_ctx_error(error, &ctx);
 	start = seconds_now();
 	if (path) {
-		status = pc_read_input(&ctx, path, reader, &p->model, &p->read_bytes);
+		status = pc_read_input(&ctx, path, reader, p->model, &p->read_bytes);
 	} else {
 		struct pc_input in;
 
 		pc_input_from_memory(&in, name ? name : "(memory)", data, size);
-		status = pc_read_opened(&ctx, &in, reader, &p->model);
+		status = pc_read_opened(&ctx, &in, reader, p->model);
 		p->read_bytes += pc_input_offset(&in);
 		pc_input_close(&in);
 	}
@@ -178,7 +178,7 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	pc_ctx_add_warnings(&p->log, &ctx);
 	if (status)
 		return give_ctx_error(error, &ctx);
-	pc_model_finalize(&p->model);
+	pc_model_finalize(p->model);
 	p->finalize_seconds += seconds_now() - end;
 	return 0;
 }
@@ -234,9 +234,9 @@ int profconv_merge(profconv_profile *into, const profconv_profile *from, char **
 
 	if (into == from)
 		return give_error(error, "cannot merge a profile into itself");
-	if (pc_model_merge(&into->model, &from->model, message, sizeof(message)))
+	if (pc_model_merge(into->model, from->model, message, sizeof(message)))
 		return give_error(error, message);
-	pc_model_finalize(&into->model);
+	pc_model_finalize(into->model);
 	pc_ctx_add_warnings(&into->log, &from->log);
 	return 0;
 }
@@ -258,10 +258,10 @@ static int write_profile(const profconv_profile *p, const char *path, const char
 	    apply_options(&ctx, NULL, writer, options, NULL))
 		return give_ctx_error(error, &ctx);
 	if (path) {
-		status = pc_write_path(&ctx, writer, &p->model, path);
+		status = pc_write_path(&ctx, writer, p->model, path);
 	} else {
 		status = pc_output_to_memory(&out, data, size, &ctx.err);
-		if (!status && (status = pc_write_model(&ctx, writer, &p->model, &out)))
+		if (!status && (status = pc_write_model(&ctx, writer, p->model, &out)))
 			pc_output_abort(&out);
 		else if (!status)
 			status = pc_output_commit(&out, &ctx.err);
@@ -300,27 +300,27 @@ int profconv_write_memory(const profconv_profile *p, const char *format,
 
 size_t profconv_profile_samples(const profconv_profile *p)
 {
-	return pc_model_nsamples(&p->model);
+	return pc_model_nsamples(p->model);
 }
 
 size_t profconv_profile_stacks(const profconv_profile *p)
 {
-	return pc_model_nstacks(&p->model);
+	return pc_model_nstacks(p->model);
 }
 
 size_t profconv_profile_frames(const profconv_profile *p)
 {
-	return pc_model_nframes(&p->model);
+	return pc_model_nframes(p->model);
 }
 
 size_t profconv_profile_modules(const profconv_profile *p)
 {
-	return pc_model_nmodules(&p->model);
+	return pc_model_nmodules(p->model);
 }
 
 size_t profconv_profile_columns(const profconv_profile *p)
 {
-	return pc_model_ncolumns(&p->model);
+	return pc_model_ncolumns(p->model);
 }
 
 double profconv_profile_stat(const profconv_profile *p, const char *name)

@@ -985,24 +985,23 @@ static void put_arc_table(struct arc_report *a, bool by_total)
 /* The call tree of the stacks reconstructed from the arcs. */
 static int put_arc_tree(const struct report *r)
 {
-	struct pc_model stacks;
-	struct report t = { .ctx = r->ctx, .m = &stacks, .out = r->out, .partner = -1 };
+	struct pc_model *stacks = pc_model_new();
+	struct report t = { .ctx = r->ctx, .m = stacks, .out = r->out, .partner = -1 };
 	int ret = -1;
 
-	pc_model_init(&stacks);
 	pc_index_init(&t.name_index);
 	pc_index_init(&t.node_index);
 	pc_arena_init(&t.arena);
-	if (pc_model_reconstruct_stacks(r->ctx, r->m, &stacks) || sum_stacks(&t))
+	if (pc_model_reconstruct_stacks(r->ctx, r->m, stacks) || sum_stacks(&t))
 		goto out;
-	t.frame_names = pc_xcalloc(stacks.nframes + 1, sizeof(*t.frame_names));
+	t.frame_names = pc_xcalloc(pc_model_nframes(stacks) + 1, sizeof(*t.frame_names));
 	build_tree(&t);
 	put_tree(&t, ", reconstructed from caller/callee pairs (VsPerfView method): "
 		 "approximate");
 	ret = 0;
 out:
 	report_release(&t);
-	pc_model_release(&stacks);
+	pc_model_free(stacks);
 	return ret;
 }
 

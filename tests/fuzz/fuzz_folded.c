@@ -22,9 +22,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static void render(const struct pc_model *m, struct fuzz_text *t)
 {
 	fuzz_text_add(t, "\n", 1); /* no byte-order mark can start the text */
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 		char count[32];
 
 		for (size_t k = n; k-- > 0;) {
@@ -73,16 +73,16 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 static void check_fixed_point(const struct pc_model *m)
 {
 	struct fuzz_text first = { 0 }, second = { 0 };
-	struct pc_model again;
+	struct pc_model *again;
 
 	render(m, &first);
-	pc_model_init(&again);
-	if (read_once((const uint8_t *)first.buf, first.len, false, false, &again))
+	again = pc_model_new();
+	if (read_once((const uint8_t *)first.buf, first.len, false, false, again))
 		abort();
-	render(&again, &second);
+	render(again, &second);
 	if (first.len != second.len || memcmp(first.buf, second.buf, first.len))
 		abort();
-	pc_model_release(&again);
+	pc_model_free(again);
 	free(first.buf);
 	free(second.buf);
 }

@@ -52,33 +52,34 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 {
 	struct outcome o = { 0 };
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	struct pc_input in;
 
 	pc_ctx_init(&ctx);
 	ctx.opt.skip_bad = skip_bad;
-	pc_model_init(&m);
+	m = pc_model_new();
 	pc_input_from_memory(&in, "fuzz.perf", data, size);
-	o.rc = pc_perf_script_reader.read(&ctx, &in, &m);
+	o.rc = pc_perf_script_reader.read(&ctx, &in, m);
 	if (!o.rc) {
-		pc_model_finalize(&m);
-		o.nsamples = m.nsamples;
-		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
-			o.total += m.values[i];
-		write_to_memory(&ctx, &pc_folded_writer, &m);
+		pc_model_finalize(m);
+		o.nsamples = pc_model_nsamples(m);
+		for (size_t i = 0; i < pc_model_nsamples(m); i++)
+			for (size_t c = 0; c < pc_model_ncolumns(m); c++)
+				o.total += pc_model_values(m, i)[c];
+		write_to_memory(&ctx, &pc_folded_writer, m);
 		pc_ctx_set(&ctx, "tid", NULL);
 		pc_ctx_set(&ctx, "kernel", NULL);
 		pc_ctx_set(&ctx, "jit", NULL);
 		pc_ctx_set(&ctx, "addrs", NULL);
-		write_to_memory(&ctx, &pc_folded_writer, &m);
-		write_to_memory(&ctx, &pc_dump_writer, &m);
+		write_to_memory(&ctx, &pc_folded_writer, m);
+		write_to_memory(&ctx, &pc_dump_writer, m);
 	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
 		abort(); /* a failure must say why */
 	} else {
 		o.syntax = ctx.err.where == PC_WHERE_LINE && ctx.err.line > 0 && ctx.err.column > 0;
 	}
 	pc_input_close(&in);
-	pc_model_release(&m);
+	pc_model_free(m);
 	return o;
 }
 

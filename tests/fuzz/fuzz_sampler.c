@@ -40,8 +40,8 @@ static void append(char **buf, size_t *len, size_t *cap, const void *bytes, size
 static void sample_text(const struct pc_model *m, size_t i, struct stack_text *out)
 {
 	size_t n, nlabels, cap = 0;
-	const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
-	const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &nlabels);
+	const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
+	const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, i)->labels, &nlabels);
 
 	out->text = NULL;
 	out->len = 0;
@@ -81,9 +81,9 @@ static void collect(const struct pc_model *m, struct stack_texts *out)
 
 	size_t n = 0;
 
-	out->items = pc_xcalloc(m->nsamples + 1, sizeof(*out->items));
-	for (size_t i = 0; i < m->nsamples; i++)
-		if (m->samples[i].stack) /* the writer drops samples without frames */
+	out->items = pc_xcalloc(pc_model_nsamples(m) + 1, sizeof(*out->items));
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
+		if (pc_model_sample(m, i)->stack) /* the writer drops samples without frames */
 			sample_text(m, i, &out->items[n++]);
 	qsort(out->items, n, sizeof(*out->items), compare_texts);
 	for (size_t i = 0; i < n; i++) {
@@ -122,7 +122,7 @@ static void check_round_trip(const struct pc_model *m)
 {
 	struct pc_ctx ctx;
 	struct pc_output out = { 0 };
-	struct pc_model again;
+	struct pc_model *again;
 	struct stack_texts first, second;
 	char *buf = NULL;
 	size_t len = 0;
@@ -140,11 +140,11 @@ static void check_round_trip(const struct pc_model *m)
 	}
 	if (pc_output_commit(&out, &ctx.err))
 		abort();
-	pc_model_init(&again);
-	if (read_once((const uint8_t *)buf, len, false, &again))
+	again = pc_model_new();
+	if (read_once((const uint8_t *)buf, len, false, again))
 		abort();
 	collect(m, &first);
-	collect(&again, &second);
+	collect(again, &second);
 	if (first.n != second.n)
 		abort();
 	for (size_t i = 0; i < first.n; i++)
@@ -153,7 +153,7 @@ static void check_round_trip(const struct pc_model *m)
 			abort();
 	release(&first);
 	release(&second);
-	pc_model_release(&again);
+	pc_model_free(again);
 	free(buf);
 }
 

@@ -20,10 +20,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 static void model_totals(const struct pc_model *m, size_t *nsamples, uint64_t *total)
 {
-	*nsamples = m->nsamples;
+	*nsamples = pc_model_nsamples(m);
 	*total = 0;
-	for (size_t i = 0; i < m->nsamples; i++)
-		for (size_t c = 0; c < m->ncolumns; c++)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
+		for (size_t c = 0; c < pc_model_ncolumns(m); c++)
 			*total += pc_model_values(m, i)[c];
 }
 
@@ -33,7 +33,7 @@ static void check_round_trip(const struct pc_model *m)
 	struct pc_ctx ctx;
 	struct pc_output out;
 	struct pc_input in;
-	struct pc_model again;
+	struct pc_model *again;
 	char *bytes = NULL;
 	size_t size = 0, nsamples, again_samples;
 	uint64_t total, again_total;
@@ -42,17 +42,17 @@ static void check_round_trip(const struct pc_model *m)
 	if (pc_output_to_memory(&out, &bytes, &size, &ctx.err) ||
 	    pc_spt_writer.write(&ctx, m, &out) || pc_output_commit(&out, &ctx.err))
 		abort();
-	pc_model_init(&again);
-	pc_input_from_memory(&in, "again.spt", bytes, size);
-	if (pc_spt_reader.read(&ctx, &in, &again))
+	again = pc_model_new();
+	pc_input_from_memory(&in, "again->spt", bytes, size);
+	if (pc_spt_reader.read(&ctx, &in, again))
 		abort();
-	pc_model_finalize(&again);
+	pc_model_finalize(again);
 	model_totals(m, &nsamples, &total);
-	model_totals(&again, &again_samples, &again_total);
+	model_totals(again, &again_samples, &again_total);
 	if (nsamples != again_samples || total != again_total)
 		abort();
 	pc_input_close(&in);
-	pc_model_release(&again);
+	pc_model_free(again);
 	free(bytes);
 }
 
@@ -61,20 +61,20 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 		     size_t *nsamples, uint64_t *total)
 {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	int rc;
 
 	pc_ctx_init(&ctx);
-	pc_model_init(&m);
-	rc = fuzz_read(&ctx, &pc_spt_reader, "fuzz.spt", data, size, unknown_size, &m);
+	m = pc_model_new();
+	rc = fuzz_read(&ctx, &pc_spt_reader, "fuzz.spt", data, size, unknown_size, m);
 	*nsamples = 0;
 	*total = 0;
 	if (!rc) {
-		model_totals(&m, nsamples, total);
+		model_totals(m, nsamples, total);
 		if (!unknown_size)
-			check_round_trip(&m);
+			check_round_trip(m);
 	}
-	pc_model_release(&m);
+	pc_model_free(m);
 	return rc;
 }
 

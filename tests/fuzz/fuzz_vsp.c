@@ -34,16 +34,16 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size, bool s
 		     size_t *nfacts)
 {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	int rc;
 
 	pc_ctx_init(&ctx);
-	pc_model_init(&m);
+	m = pc_model_new();
 	if (seeded)
-		seed_sample(&m);
-	rc = fuzz_read(&ctx, &pc_vsp_reader, "fuzz.vsp", data, size, unknown_size, &m);
-	*nfacts = m.nfacts;
-	pc_model_release(&m);
+		seed_sample(m);
+	rc = fuzz_read(&ctx, &pc_vsp_reader, "fuzz.vsp", data, size, unknown_size, m);
+	*nfacts = pc_model_nfacts(m);
+	pc_model_free(m);
 	return rc;
 }
 

@@ -41,14 +41,14 @@ static void dump_model(const struct pc_model *m, struct outcome *o)
 static void read_once(const uint8_t *data, size_t size, bool unknown_size, struct outcome *o)
 {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	char message[1200];
 
 	pc_ctx_init(&ctx);
-	pc_model_init(&m);
-	o->rc = fuzz_read(&ctx, &pc_vsperf_reader, "fuzz.csv", data, size, unknown_size, &m);
+	m = pc_model_new();
+	o->rc = fuzz_read(&ctx, &pc_vsperf_reader, "fuzz.csv", data, size, unknown_size, m);
 	if (!o->rc) {
-		dump_model(&m, o);
+		dump_model(m, o);
 	} else {
 		if (ctx.err.where != PC_WHERE_LINE || !ctx.err.line || !ctx.err.column)
 			abort(); /* a failure must say why and where */
@@ -57,7 +57,7 @@ static void read_once(const uint8_t *data, size_t size, bool unknown_size, struc
 		o->text = pc_xmalloc(o->size + 1);
 		memcpy(o->text, message, o->size + 1);
 	}
-	pc_model_release(&m);
+	pc_model_free(m);
 }
 
 static bool same(const struct outcome *a, const struct outcome *b)

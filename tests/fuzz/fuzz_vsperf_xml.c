@@ -119,19 +119,19 @@ static void add_frame_attrs(struct fuzz_text *t, const struct pc_model *m, uint3
 static void render_sample(struct fuzz_text *t, const struct pc_model *m, size_t i)
 {
 	size_t n;
-	const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+	const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 	unsigned long long value = pc_model_values(m, i)[0];
 
 	text_addf(t, "<CallTree InclSamples=\"%llu\" ExclSamples=\"%llu\" Level=\"0\"", value,
 		  n ? 0 : value);
-	add_string_attr(t, m, "FunctionName", comm_of(m, m->samples[i].labels));
-	add_labels(t, m, m->samples[i].labels);
+	add_string_attr(t, m, "FunctionName", comm_of(m, pc_model_sample(m, i)->labels));
+	add_labels(t, m, pc_model_sample(m, i)->labels);
 	text_adds(t, "/>\n");
 	for (size_t depth = 1; depth <= n; depth++) {
 		text_addf(t, "<CallTree InclSamples=\"%llu\" ExclSamples=\"%llu\" Level=\"%zu\"",
 			  value, depth == n ? value : 0, depth);
 		add_frame_attrs(t, m, frames[n - depth]);
-		add_labels(t, m, m->samples[i].labels);
+		add_labels(t, m, pc_model_sample(m, i)->labels);
 		text_adds(t, "/>\n");
 	}
 }
@@ -139,7 +139,7 @@ static void render_sample(struct fuzz_text *t, const struct pc_model *m, size_t 
 static void render(const struct pc_model *m, struct fuzz_text *t)
 {
 	text_adds(t, "<?xml version=\"1.0\"?>\n<PerformanceReport><CallTreeSummary>\n");
-	for (size_t i = 0; i < m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
 		render_sample(t, m, i);
 	text_adds(t, "</CallTreeSummary></PerformanceReport>\n");
 }
@@ -192,13 +192,13 @@ static bool is_sampling_call_tree(const struct pc_model *m)
 {
 	bool tree = false, sampling = false;
 
-	for (size_t i = 0; i < m->nfacts; i++) {
-		const char *key = pc_str(m, m->facts[i].key), *value = pc_str(m, m->facts[i].value);
+	for (size_t i = 0; i < pc_model_nfacts(m); i++) {
+		const char *key = pc_str(m, pc_model_fact(m, i)->key), *value = pc_str(m, pc_model_fact(m, i)->value);
 
 		tree |= !strcmp(key, "vsperf.report") && !strcmp(value, "CallTree");
 		sampling |= !strcmp(key, "vsperf.flavour") && !strcmp(value, "sampling");
 	}
-	return tree && sampling && m->ncolumns == 1;
+	return tree && sampling && pc_model_ncolumns(m) == 1;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -211,14 +211,14 @@ static int compare_u64(const void *a, const void *b)
 /* The values of column 0, sorted; *total is their sum. */
 static uint64_t *sorted_values(const struct pc_model *m, uint64_t *total)
 {
-	uint64_t *values = pc_xcalloc(m->nsamples + 1, sizeof(*values));
+	uint64_t *values = pc_xcalloc(pc_model_nsamples(m) + 1, sizeof(*values));
 
 	*total = 0;
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		values[i] = pc_model_values(m, i)[0];
 		*total += values[i];
 	}
-	qsort(values, m->nsamples, sizeof(*values), compare_u64);
+	qsort(values, pc_model_nsamples(m), sizeof(*values), compare_u64);
 	return values;
 }
 
@@ -231,22 +231,22 @@ static uint64_t *sorted_values(const struct pc_model *m, uint64_t *total)
 static void check_round_trip(const struct pc_model *m)
 {
 	struct fuzz_text t = { 0 };
-	struct pc_model again;
+	struct pc_model *again;
 	uint64_t total, total_again, *values, *values_again;
 
 	render(m, &t);
-	pc_model_init(&again);
-	if (read_once((const uint8_t *)t.buf, t.len, false, &again))
+	again = pc_model_new();
+	if (read_once((const uint8_t *)t.buf, t.len, false, again))
 		abort();
 	values = sorted_values(m, &total);
-	values_again = sorted_values(&again, &total_again);
-	if (total != total_again || again.nsamples > m->nsamples ||
-	    (again.nsamples == m->nsamples &&
-	     memcmp(values, values_again, m->nsamples * sizeof(*values))))
+	values_again = sorted_values(again, &total_again);
+	if (total != total_again || pc_model_nsamples(again) > pc_model_nsamples(m) ||
+	    (pc_model_nsamples(again) == pc_model_nsamples(m) &&
+	     memcmp(values, values_again, pc_model_nsamples(m) * sizeof(*values))))
 		abort();
 	free(values);
 	free(values_again);
-	pc_model_release(&again);
+	pc_model_free(again);
 	free(t.buf);
 }
 

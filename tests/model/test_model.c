@@ -160,7 +160,7 @@ static void test_samples_merge_and_columns_grow(void **state)
 		assert_int_equal(pc_model_add_sample(m, &s, (size_t)c, (uint64_t)c), 0);
 	}
 	assert_int_equal(pc_model_add_column(m, "a", "count"), 0);
-	assert_int_equal(m->nsamples, 1);
+	assert_int_equal(pc_model_nsamples(m), 1);
 	assert_int_equal(pc_model_values(m, 0)[0], 11);
 	assert_int_equal(pc_model_values(m, 0)[9], 9);
 	assert_int_equal(pc_model_add_sample(m, &s, 10, 1), -1);
@@ -293,9 +293,9 @@ static void test_metadata(void **state)
 	pc_model_add_source(m, "spt");
 	pc_model_add_comment(m, "SPT v%d", 1);
 	pc_model_add_fact(m, "version", "1");
-	assert_int_equal(m->nsources, 1);
-	assert_string_equal(pc_str(m, m->comments[0]), "SPT v1");
-	assert_string_equal(pc_str(m, m->facts[0].value), "1");
+	assert_int_equal(pc_model_nsources(m), 1);
+	assert_string_equal(pc_str(m, pc_model_comment(m, 0)), "SPT v1");
+	assert_string_equal(pc_str(m, pc_model_fact(m, 0)->value), "1");
 }
 
 int main(void)

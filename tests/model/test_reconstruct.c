@@ -21,7 +21,7 @@ extern const struct pc_writer pc_folded_writer;
 /* src is the fixture's model; dst and its folded text live here. */
 struct recon {
 	struct fixture *f;
-	struct pc_model dst;
+	struct pc_model *dst;
 	char *text;
 	size_t size;
 };
@@ -33,8 +33,8 @@ static int setup(void **state)
 
 	pct_setup(&fixture);
 	r->f = fixture;
-	pc_model_init(&r->dst);
-	pct_cc_columns(&r->f->m);
+	r->dst = pc_model_new();
+	pct_cc_columns(r->f->m);
 	*state = r;
 	return 0;
 }
@@ -44,7 +44,7 @@ static int teardown(void **state)
 	struct recon *r = *state;
 	void *fixture = r->f;
 
-	pc_model_release(&r->dst);
+	pc_model_free(r->dst);
 	free(r->text);
 	pct_teardown(&fixture);
 	free(r);
@@ -56,10 +56,10 @@ static int reconstruct_limited(struct recon *r, size_t max_paths)
 {
 	int status;
 
-	pc_model_finalize(&r->f->m);
-	status = pc_model_reconstruct_stacks_limited(&r->f->ctx, &r->f->m, &r->dst, max_paths);
+	pc_model_finalize(r->f->m);
+	status = pc_model_reconstruct_stacks_limited(&r->f->ctx, r->f->m, r->dst, max_paths);
 	if (!status)
-		assert_int_equal(pct_write_model(&r->f->ctx, &r->dst, &pc_folded_writer,
+		assert_int_equal(pct_write_model(&r->f->ctx, r->dst, &pc_folded_writer,
 						 &r->text, &r->size), 0);
 	return status;
 }
@@ -103,7 +103,7 @@ static void test_shared_callee_split_by_branch(void **state)
 {
 	struct recon *r = *state;
 
-	add_shared_callee(&r->f->m);
+	add_shared_callee(r->f->m);
 	assert_folded(r, "main;A 20\n"
 			 "main;A;Data::~Data 10\n"
 			 "main;A;Data::~Data;_Tidy 30\n"
@@ -121,7 +121,7 @@ static void test_shared_callee_split_by_branch(void **state)
 static void test_rounding_ties_go_to_earlier_paths(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 0, 3);
 	uint32_t a = pct_cc_named(m, "A", 1, 2), b = pct_cc_named(m, "B", 0, 1);
 	uint32_t x = pct_cc_named(m, "X", 0, 2), y = pct_cc_named(m, "Y", 1, 2);
@@ -141,7 +141,7 @@ static void test_rounding_ties_go_to_earlier_paths(void **state)
 static void test_recursion_stops_and_self_calls_are_no_callers(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 0, 10);
 	uint32_t fib = pct_cc_named(m, "fib", 4, 10), leaf = pct_cc_named(m, "leaf", 6, 6);
 	uint32_t alone = pct_cc_named(m, "alone", 3, 3);
@@ -158,7 +158,7 @@ static void test_recursion_stops_and_self_calls_are_no_callers(void **state)
 static void test_zero_count_arcs_are_no_callers(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 1, 1), worker = pct_cc_named(m, "worker", 2, 4);
 	uint32_t job = pct_cc_named(m, "job", 2, 2);
 
@@ -176,7 +176,7 @@ static void test_zero_count_arcs_are_no_callers(void **state)
 static void test_two_processes_share_the_unknown_frame(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t one = pct_cc_process(m, "a.exe", 100), two = pct_cc_process(m, "b.exe", 200);
 	uint32_t exe1 = pct_cc_module(m, "C:\\a.exe", 101);
 	uint32_t exe2 = pct_cc_module(m, "C:\\b.exe", 201);
@@ -200,7 +200,7 @@ static void test_two_processes_share_the_unknown_frame(void **state)
 static void test_zero_inclusive_functions(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 5, 5), empty = pct_cc_named(m, "empty", 0, 0);
 	uint32_t odd = pct_cc_named(m, "odd", 2, 0);
 
@@ -218,7 +218,7 @@ static void test_zero_inclusive_functions(void **state)
 static void test_cycle_without_outside_caller(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 2, 2);
 	uint32_t a = pct_cc_named(m, "A", 1, 5), b = pct_cc_named(m, "B", 4, 5);
 
@@ -236,7 +236,7 @@ static void test_cycle_without_outside_caller(void **state)
 static void test_tiny_paths_are_pruned(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t main_fn = pct_cc_named(m, "main", 0, 10000000);
 	uint32_t big = pct_cc_named(m, "big", 9999999, 9999999);
 	uint32_t tiny = pct_cc_named(m, "tiny", 1, 1);
@@ -251,7 +251,7 @@ static void test_path_limit_stops_with_a_warning(void **state)
 {
 	struct recon *r = *state;
 
-	add_shared_callee(&r->f->m);
+	add_shared_callee(r->f->m);
 	assert_int_equal(reconstruct_limited(r, 2), 0);
 	assert_string_equal(r->text, "main;A 90\n");
 	assert_non_null(warning_like(&r->f->ctx, "reconstruct: the call graph has more than 2 "
@@ -262,7 +262,7 @@ static void test_strict_turns_warnings_into_errors(void **state)
 {
 	struct recon *r = *state;
 
-	add_shared_callee(&r->f->m);
+	add_shared_callee(r->f->m);
 	r->f->ctx.opt.strict = true;
 	assert_int_equal(reconstruct_limited(r, 2), -1);
 	assert_non_null(strstr(r->f->ctx.err.message, "(an error with --strict)"));
@@ -273,7 +273,7 @@ static void test_strict_turns_warnings_into_errors(void **state)
 static void test_output_does_not_depend_on_input_order(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t tidy = pct_cc_named(m, "_Tidy", 45, 45);
 	uint32_t data = pct_cc_named(m, "Data::~Data", 15, 60);
 	uint32_t b = pct_cc_named(m, "B", 10, 30), a = pct_cc_named(m, "A", 20, 60);
@@ -295,8 +295,8 @@ static void test_output_does_not_depend_on_input_order(void **state)
 static void test_copies_metadata_and_sets_one_column(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
-	struct pc_model *dst = &r->dst;
+	struct pc_model *m = r->f->m;
+	struct pc_model *dst = r->dst;
 	struct pc_module module = { .name = pc_model_intern_cstr(m, "C:\\app.exe"),
 				    .has_range = true, .start = 0x400000, .limit = 0x400101 };
 	uint32_t exe = pc_model_add_module(m, &module);
@@ -308,40 +308,38 @@ static void test_copies_metadata_and_sets_one_column(void **state)
 	pc_model_add_column(m, "calls", "count");
 	pc_model_add_comment(m, "Visual Studio CallerCallee summary");
 	pc_model_add_fact(m, "vsperf.report", "CallerCallee");
-	m->time_nanos = 5;
-	m->duration_nanos = 6;
-	m->period_type.type = pc_model_intern_cstr(m, "cpu");
-	m->period_type.unit = pc_model_intern_cstr(m, "nanoseconds");
-	m->period = 7;
+	pc_model_set_time(m, 5, 6);
+	pc_model_set_period(m, pc_model_intern_cstr(m, "cpu"), pc_model_intern_cstr(m, "nanoseconds"),
+			    7);
 	assert_int_equal(reconstruct_limited(r, 10), 0);
-	assert_true(dst->finalized);
-	assert_int_equal(dst->ncolumns, 1);
-	assert_int_equal(dst->default_column, 0);
-	assert_string_equal(pc_str(dst, dst->columns[0].type), "samples");
-	assert_string_equal(pc_str(dst, dst->columns[0].unit), "count");
-	assert_int_equal(dst->arc_self_column, -1);
-	assert_int_equal(dst->arc_total_column, -1);
-	assert_int_equal(dst->narcs, 0);
-	assert_int_equal(dst->nsources, 1);
-	assert_string_equal(pc_str(dst, dst->sources[0]), "vsperf");
-	assert_int_equal(dst->ncomments, 2);
-	assert_string_equal(pc_str(dst, dst->comments[0]), "Visual Studio CallerCallee summary");
-	assert_string_equal(pc_str(dst, dst->comments[1]), "stacks reconstructed from "
+	assert_true(pc_model_is_finalized(dst));
+	assert_int_equal(pc_model_ncolumns(dst), 1);
+	assert_int_equal(pc_model_default_column(dst), 0);
+	assert_string_equal(pc_str(dst, pc_model_column(dst, 0)->type), "samples");
+	assert_string_equal(pc_str(dst, pc_model_column(dst, 0)->unit), "count");
+	assert_int_equal(pc_model_arc_self_column(dst), -1);
+	assert_int_equal(pc_model_arc_total_column(dst), -1);
+	assert_int_equal(pc_model_narcs(dst), 0);
+	assert_int_equal(pc_model_nsources(dst), 1);
+	assert_string_equal(pc_str(dst, pc_model_source(dst, 0)), "vsperf");
+	assert_int_equal(pc_model_ncomments(dst), 2);
+	assert_string_equal(pc_str(dst, pc_model_comment(dst, 0)), "Visual Studio CallerCallee summary");
+	assert_string_equal(pc_str(dst, pc_model_comment(dst, 1)), "stacks reconstructed from "
 			    "caller/callee pairs (VsPerfView method): approximate");
-	assert_int_equal(dst->nfacts, 1);
-	assert_string_equal(pc_str(dst, dst->facts[0].key), "vsperf.report");
-	assert_string_equal(pc_str(dst, dst->facts[0].value), "CallerCallee");
-	assert_int_equal(dst->time_nanos, 5);
-	assert_int_equal(dst->duration_nanos, 6);
-	assert_string_equal(pc_str(dst, dst->period_type.type), "cpu");
-	assert_string_equal(pc_str(dst, dst->period_type.unit), "nanoseconds");
-	assert_int_equal(dst->period, 7);
-	assert_int_equal(dst->nmodules, 1);
-	assert_string_equal(pc_str(dst, dst->modules[0].name), "C:\\app.exe");
-	assert_true(dst->modules[0].has_range);
-	assert_int_equal(dst->modules[0].limit, 0x400101);
-	assert_int_equal(dst->nsamples, 1);
-	frames = pc_model_stack(dst, dst->samples[0].stack, &n);
+	assert_int_equal(pc_model_nfacts(dst), 1);
+	assert_string_equal(pc_str(dst, pc_model_fact(dst, 0)->key), "vsperf.report");
+	assert_string_equal(pc_str(dst, pc_model_fact(dst, 0)->value), "CallerCallee");
+	assert_int_equal(pc_model_time_nanos(dst), 5);
+	assert_int_equal(pc_model_duration_nanos(dst), 6);
+	assert_string_equal(pc_str(dst, pc_model_period_type(dst)->type), "cpu");
+	assert_string_equal(pc_str(dst, pc_model_period_type(dst)->unit), "nanoseconds");
+	assert_int_equal(pc_model_period(dst), 7);
+	assert_int_equal(pc_model_nmodules(dst), 1);
+	assert_string_equal(pc_str(dst, pc_model_module(dst, (uint32_t)(0) + 1)->name), "C:\\app.exe");
+	assert_true(pc_model_module(dst, (uint32_t)(0) + 1)->has_range);
+	assert_int_equal(pc_model_module(dst, (uint32_t)(0) + 1)->limit, 0x400101);
+	assert_int_equal(pc_model_nsamples(dst), 1);
+	frames = pc_model_stack(dst, pc_model_sample(dst, 0)->stack, &n);
 	assert_int_equal(n, 1);
 	assert_int_equal(pc_model_frame(dst, frames[0])->address, 0x400100);
 	assert_int_equal(pc_model_frame(dst, frames[0])->flags,
@@ -354,7 +352,7 @@ static void test_copies_metadata_and_sets_one_column(void **state)
 static void test_deeper_stacks_are_left_out(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t frames[2] = { pct_cc_named(m, "leaf", 1, 1), pct_cc_named(m, "root", 2, 2) };
 	struct pc_sample deep = { .stack = pc_model_add_stack(m, frames, 2) };
 
@@ -367,37 +365,36 @@ static void test_deeper_stacks_are_left_out(void **state)
 static void test_no_exclusive_counts_give_no_samples(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 
 	pct_cc_call(m, pct_cc_named(m, "main", 0, 0), pct_cc_named(m, "f", 0, 0), 0);
 	assert_int_equal(reconstruct_limited(r, 10), 0);
-	assert_int_equal(r->dst.nsamples, 0);
+	assert_int_equal(pc_model_nsamples(r->dst), 0);
 	assert_int_equal(r->f->ctx.nwarnings, 0);
 }
 
 static void test_has_arc_data(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model plain;
+	struct pc_model *plain;
 
-	pc_model_init(&plain);
-	assert_false(pc_model_has_arc_data(&plain));
-	pc_model_add_column(&plain, "samples", "count");
-	plain.arc_self_column = 0;
-	plain.arc_total_column = 1; /* no such column */
-	assert_false(pc_model_has_arc_data(&plain));
-	pc_model_finalize(&plain);
-	assert_int_equal(pc_model_reconstruct_stacks(&r->f->ctx, &plain, &r->dst), -1);
+	plain = pc_model_new();
+	assert_false(pc_model_has_arc_data(plain));
+	pc_model_add_column(plain, "samples", "count");
+	pc_model_set_arc_columns(plain, 0, 1); /* column 1: no such column */
+	assert_false(pc_model_has_arc_data(plain));
+	pc_model_finalize(plain);
+	assert_int_equal(pc_model_reconstruct_stacks(&r->f->ctx, plain, r->dst), -1);
 	assert_string_equal(r->f->ctx.err.message,
 			    "reconstruct: the model holds no finalized caller/callee data");
-	assert_true(pc_model_has_arc_data(&r->f->m));
-	pc_model_release(&plain);
+	assert_true(pc_model_has_arc_data(r->f->m));
+	pc_model_free(plain);
 }
 
 static void test_exclusive_total_past_int64_is_an_error(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 
 	pct_cc_named(m, "a", PC_COUNT_MAX, PC_COUNT_MAX);
 	pct_cc_named(m, "b", 1, 1);
@@ -410,8 +407,9 @@ static void test_exclusive_total_past_int64_is_an_error(void **state)
 static void test_deep_chain(void **state)
 {
 	struct recon *r = *state;
-	struct pc_model *m = &r->f->m;
+	struct pc_model *m = r->f->m;
 	uint32_t caller = pct_cc_named(m, "f0", 0, 1);
+	size_t depth;
 	char name[16];
 
 	for (int i = 1; i < 100000; i++) {
@@ -423,9 +421,10 @@ static void test_deep_chain(void **state)
 		caller = callee;
 	}
 	assert_int_equal(reconstruct_limited(r, PC_RECONSTRUCT_MAX_PATHS), 0);
-	assert_int_equal(r->dst.nsamples, 1);
-	assert_int_equal(pc_model_values(&r->dst, 0)[0], 1);
-	assert_int_equal(r->dst.stacks.spans[r->dst.samples[0].stack].len, 100000);
+	assert_int_equal(pc_model_nsamples(r->dst), 1);
+	assert_int_equal(pc_model_values(r->dst, 0)[0], 1);
+	pc_model_stack(r->dst, pc_model_sample(r->dst, 0)->stack, &depth);
+	assert_int_equal(depth, 100000);
 }
 
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)

@@ -20,7 +20,7 @@ extern const struct pc_reader pc_folded_reader;
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
 {
-	return pct_read_memory(&f->ctx, &f->m, &pc_folded_reader, "test.folded", data, size,
+	return pct_read_memory(&f->ctx, f->m, &pc_folded_reader, "test.folded", data, size,
 			       false);
 }
 
@@ -33,7 +33,7 @@ static int read_text(struct fixture *f, const char *text)
 static void stack_text(const struct pc_model *m, size_t i, char *buf, size_t size)
 {
 	size_t n, used = 0;
-	const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+	const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 
 	buf[0] = '\0';
 	for (size_t k = n; k-- > 0;) {
@@ -57,7 +57,7 @@ static int64_t count_of(const struct pc_model *m, const char *text)
 {
 	char buf[4096];
 
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		stack_text(m, i, buf, sizeof(buf));
 		if (!strcmp(buf, text))
 			return (int64_t)pc_model_values(m, i)[0];
@@ -87,26 +87,26 @@ static void test_lines_become_leaf_first_stacks(void **state)
 	size_t n;
 
 	assert_int_equal(read_text(f, "main;parse;lex 12\nmain;eval 3\n"), 0);
-	assert_int_equal(f->m.nsources, 1);
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "folded");
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "samples");
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].unit), "count");
-	assert_int_equal(f->m.default_column, 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(f->m.nmodules, 0);
-	assert_int_equal(f->m.nframes, 4);
-	assert_int_equal(count_of(&f->m, "main;parse;lex"), 12);
-	assert_int_equal(count_of(&f->m, "main;eval"), 3);
-	for (size_t i = 0; i < f->m.nsamples; i++) {
-		assert_int_equal(f->m.samples[i].labels, 0);
-		assert_int_equal(f->m.samples[i].branches, 0);
+	assert_int_equal(pc_model_nsources(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "folded");
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "samples");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->unit), "count");
+	assert_int_equal(pc_model_default_column(f->m), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(pc_model_nmodules(f->m), 0);
+	assert_int_equal(pc_model_nframes(f->m), 4);
+	assert_int_equal(count_of(f->m, "main;parse;lex"), 12);
+	assert_int_equal(count_of(f->m, "main;eval"), 3);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
+		assert_int_equal(pc_model_sample(f->m, i)->labels, 0);
+		assert_int_equal(pc_model_sample(f->m, i)->branches, 0);
 	}
 	/* leaf first: the first frame of the 3-frame stack is lex */
-	for (size_t i = 0; i < f->m.nsamples; i++) {
-		frames = pc_model_stack(&f->m, f->m.samples[i].stack, &n);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
+		frames = pc_model_stack(f->m, pc_model_sample(f->m, i)->stack, &n);
 		if (n == 3)
-			assert_string_equal(pc_str(&f->m, pc_model_frame(&f->m, frames[0])->function),
+			assert_string_equal(pc_str(f->m, pc_model_frame(f->m, frames[0])->function),
 					    "lex");
 	}
 }
@@ -116,9 +116,9 @@ static void test_identical_stacks_add_up(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a;b 1\na;c 5\na;b 2\na;b 4\n"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(count_of(&f->m, "a;b"), 7);
-	assert_int_equal(count_of(&f->m, "a;c"), 5);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(count_of(f->m, "a;b"), 7);
+	assert_int_equal(count_of(f->m, "a;c"), 5);
 }
 
 static void test_the_root_frame_is_an_ordinary_frame(void **state)
@@ -126,10 +126,10 @@ static void test_the_root_frame_is_an_ordinary_frame(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "perf-1234;main 1\nmain 2\n"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(count_of(&f->m, "perf-1234;main"), 1);
-	assert_int_equal(count_of(&f->m, "main"), 2);
-	assert_int_equal(f->m.nlabels, 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(count_of(f->m, "perf-1234;main"), 1);
+	assert_int_equal(count_of(f->m, "main"), 2);
+	assert_int_equal(pc_model_nlabels(f->m), 0);
 }
 
 static void test_frames_keep_spaces_and_punctuation(void **state)
@@ -138,7 +138,7 @@ static void test_frames_keep_spaces_and_punctuation(void **state)
 
 	assert_int_equal(read_text(f, "worker thread 2;std::map<int, int>::find(int const&) "
 				      "const;lambda$0 -> apply;[unknown];x\ty 9\n"), 0);
-	assert_int_equal(count_of(&f->m, "worker thread 2;std::map<int, int>::find(int "
+	assert_int_equal(count_of(f->m, "worker thread 2;std::map<int, int>::find(int "
 				     "const&) const;lambda$0 -> apply;[unknown];x\ty"), 9);
 }
 
@@ -147,8 +147,8 @@ static void test_utf8_and_invalid_utf8_are_kept_as_bytes(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "main;ünïcödé_シンボル 2\nmain;bad\xff\xfe 3\n"), 0);
-	assert_int_equal(count_of(&f->m, "main;ünïcödé_シンボル"), 2);
-	assert_int_equal(count_of(&f->m, "main;bad\xff\xfe"), 3);
+	assert_int_equal(count_of(f->m, "main;ünïcödé_シンボル"), 2);
+	assert_int_equal(count_of(f->m, "main;bad\xff\xfe"), 3);
 }
 
 static void test_empty_fields_are_unnamed_frames(void **state)
@@ -156,13 +156,13 @@ static void test_empty_fields_are_unnamed_frames(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a;;b 1\n;a 2\na; 3\n; 4\n"), 0);
-	assert_int_equal(f->m.nsamples, 4);
-	assert_int_equal(count_of(&f->m, "a;;b"), 1);
-	assert_int_equal(count_of(&f->m, ";a"), 2);
-	assert_int_equal(count_of(&f->m, "a;"), 3);
-	assert_int_equal(count_of(&f->m, ";"), 4);
+	assert_int_equal(pc_model_nsamples(f->m), 4);
+	assert_int_equal(count_of(f->m, "a;;b"), 1);
+	assert_int_equal(count_of(f->m, ";a"), 2);
+	assert_int_equal(count_of(f->m, "a;"), 3);
+	assert_int_equal(count_of(f->m, ";"), 4);
 	/* one unnamed frame, shared */
-	assert_int_equal(f->m.nframes, 3);
+	assert_int_equal(pc_model_nframes(f->m), 3);
 }
 
 static void test_line_ends_blank_lines_and_bom(void **state)
@@ -171,10 +171,10 @@ static void test_line_ends_blank_lines_and_bom(void **state)
 
 	assert_int_equal(read_text(f, "\xef\xbb\xbf" "a;b 1\r\n\r\n  \t\n\na;c 2  \t\r\n"
 				      "a;b\t3\na;d 4"), 0);
-	assert_int_equal(f->m.nsamples, 3);
-	assert_int_equal(count_of(&f->m, "a;b"), 4);
-	assert_int_equal(count_of(&f->m, "a;c"), 2);
-	assert_int_equal(count_of(&f->m, "a;d"), 4);
+	assert_int_equal(pc_model_nsamples(f->m), 3);
+	assert_int_equal(count_of(f->m, "a;b"), 4);
+	assert_int_equal(count_of(f->m, "a;c"), 2);
+	assert_int_equal(count_of(f->m, "a;d"), 4);
 }
 
 /* One blank separates the count: others belong to the stack, as in flamegraph.pl. */
@@ -183,10 +183,10 @@ static void test_blanks_before_the_separator_belong_to_the_stack(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a;  3\na;b\t 4\n  5\n"), 0);
-	assert_int_equal(f->m.nsamples, 3);
-	assert_int_equal(count_of(&f->m, "a; "), 3);
-	assert_int_equal(count_of(&f->m, "a;b\t"), 4);
-	assert_int_equal(count_of(&f->m, " "), 5);
+	assert_int_equal(pc_model_nsamples(f->m), 3);
+	assert_int_equal(count_of(f->m, "a; "), 3);
+	assert_int_equal(count_of(f->m, "a;b\t"), 4);
+	assert_int_equal(count_of(f->m, " "), 5);
 }
 
 static void test_a_bom_is_only_dropped_at_the_start(void **state)
@@ -194,7 +194,7 @@ static void test_a_bom_is_only_dropped_at_the_start(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a 1\n\xef\xbb\xbf" "b 2\n"), 0);
-	assert_int_equal(count_of(&f->m, "\xef\xbb\xbf" "b"), 2);
+	assert_int_equal(count_of(f->m, "\xef\xbb\xbf" "b"), 2);
 }
 
 static void test_zero_counts_and_leading_zeros(void **state)
@@ -202,8 +202,8 @@ static void test_zero_counts_and_leading_zeros(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a;b 0\na;c 007\n"), 0);
-	assert_int_equal(f->m.nsamples, 1);
-	assert_int_equal(count_of(&f->m, "a;c"), 7);
+	assert_int_equal(pc_model_nsamples(f->m), 1);
+	assert_int_equal(count_of(f->m, "a;c"), 7);
 }
 
 static void test_largest_count(void **state)
@@ -211,7 +211,7 @@ static void test_largest_count(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, "a 9223372036854775807\n"), 0);
-	assert_int_equal(count_of(&f->m, "a"), INT64_MAX);
+	assert_int_equal(count_of(f->m, "a"), INT64_MAX);
 }
 
 static void test_empty_input(void **state)
@@ -219,21 +219,21 @@ static void test_empty_input(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, ""), 0);
-	assert_int_equal(f->m.nsamples, 0);
-	assert_int_equal(f->m.ncolumns, 1);
+	assert_int_equal(pc_model_nsamples(f->m), 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
 }
 
 static void test_an_earlier_default_column_is_kept(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_add_column(&f->m, "cycles", "count");
-	pc_model_add_column(&f->m, "instructions", "count");
-	pc_model_set_default_column(&f->m, 1);
+	pc_model_add_column(f->m, "cycles", "count");
+	pc_model_add_column(f->m, "instructions", "count");
+	pc_model_set_default_column(f->m, 1);
 	assert_int_equal(read_text(f, "a 1\n"), 0);
-	assert_int_equal(f->m.ncolumns, 3);
-	assert_int_equal(f->m.default_column, 1);
-	assert_int_equal(pc_model_values(&f->m, 0)[2], 1);
+	assert_int_equal(pc_model_ncolumns(f->m), 3);
+	assert_int_equal(pc_model_default_column(f->m), 1);
+	assert_int_equal(pc_model_values(f->m, 0)[2], 1);
 }
 
 /* --- errors --- */
@@ -339,9 +339,9 @@ static void test_skip_bad_counts_one_warning(void **state)
 
 	f->ctx.opt.skip_bad = true;
 	assert_int_equal(read_text(f, "a;b 1\nnonsense\na;b x\n 4\na;c 2\n"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(count_of(&f->m, "a;b"), 1);
-	assert_int_equal(count_of(&f->m, "a;c"), 2);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(count_of(f->m, "a;b"), 1);
+	assert_int_equal(count_of(f->m, "a;c"), 2);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_int_equal(f->ctx.warnings[0].count, 3);
 	assert_string_equal(f->ctx.warnings[0].text,
@@ -410,33 +410,33 @@ static void test_file_and_pipe_give_the_same_model(void **state)
 	char *text = long_lines_text(&size), *path = write_temp(text, size);
 
 	assert_int_equal(read_bytes(f, text, size), 0);
-	assert_int_equal(f->m.nsamples, 103);
+	assert_int_equal(pc_model_nsamples(f->m), 103);
 	for (int unknown_size = 0; unknown_size < 2; unknown_size++) {
-		struct pc_model from_file;
+		struct pc_model *from_file;
 		struct pc_input in;
 
-		pc_model_init(&from_file);
+		from_file = pc_model_new();
 		assert_int_equal(pc_input_open(&in, path, &f->ctx.err), 0);
 		if (unknown_size)
 			in.size = PC_SIZE_UNKNOWN;
-		assert_int_equal(pc_folded_reader.read(&f->ctx, &in, &from_file), 0);
+		assert_int_equal(pc_folded_reader.read(&f->ctx, &in, from_file), 0);
 		pc_input_close(&in);
-		pc_model_finalize(&from_file);
-		assert_int_equal(from_file.nsamples, f->m.nsamples);
-		assert_int_equal(from_file.nframes, f->m.nframes);
-		for (size_t i = 0; i < f->m.nsamples; i++) {
+		pc_model_finalize(from_file);
+		assert_int_equal(pc_model_nsamples(from_file), pc_model_nsamples(f->m));
+		assert_int_equal(pc_model_nframes(from_file), pc_model_nframes(f->m));
+		for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
 			size_t na, nb;
 
-			pc_model_stack(&from_file, from_file.samples[i].stack, &na);
-			pc_model_stack(&f->m, f->m.samples[i].stack, &nb);
+			pc_model_stack(from_file, pc_model_sample(from_file, i)->stack, &na);
+			pc_model_stack(f->m, pc_model_sample(f->m, i)->stack, &nb);
 			assert_int_equal(na, nb);
-			assert_int_equal(pc_model_values(&from_file, i)[0],
-					 pc_model_values(&f->m, i)[0]);
+			assert_int_equal(pc_model_values(from_file, i)[0],
+					 pc_model_values(f->m, i)[0]);
 		}
-		pc_model_release(&from_file);
+		pc_model_free(from_file);
 	}
-	assert_int_equal(count_of(&f->m, "main;f7"), 200);
-	assert_int_equal(count_of(&f->m, "main;last"), 5);
+	assert_int_equal(count_of(f->m, "main;f7"), 200);
+	assert_int_equal(count_of(f->m, "main;last"), 5);
 	unlink(path);
 	free(path);
 	free(text);
@@ -451,7 +451,7 @@ static void test_error_line_numbers_after_long_lines(void **state)
 
 	/* the file ends in "main;last " : no count on the last line */
 	assert_int_equal(pc_input_open(&in, path, &f->ctx.err), 0);
-	assert_int_equal(pc_folded_reader.read(&f->ctx, &in, &f->m), -1);
+	assert_int_equal(pc_folded_reader.read(&f->ctx, &in, f->m), -1);
 	pc_input_close(&in);
 	assert_int_equal(f->ctx.err.line, 20003);
 	assert_int_equal(f->ctx.err.column, 10);
@@ -472,7 +472,7 @@ static void test_line_longer_than_64_mib(void **state)
 	memcpy(text, "a 1\n", 4);
 	path = write_temp(text, size);
 	assert_int_equal(pc_input_open(&in, path, &f->ctx.err), 0);
-	assert_int_equal(pc_folded_reader.read(&f->ctx, &in, &f->m), -1);
+	assert_int_equal(pc_folded_reader.read(&f->ctx, &in, f->m), -1);
 	pc_input_close(&in);
 	assert_int_equal(f->ctx.err.line, 2);
 	assert_int_equal(f->ctx.err.column, 1);

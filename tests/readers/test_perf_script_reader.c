@@ -24,17 +24,17 @@ extern const struct pc_writer pc_dump_writer;
 
 static int read_input(struct fixture *f, struct pc_input *in)
 {
-	int rc = pc_perf_script_reader.read(&f->ctx, in, &f->m);
+	int rc = pc_perf_script_reader.read(&f->ctx, in, f->m);
 
 	pc_input_close(in);
 	if (!rc)
-		pc_model_finalize(&f->m);
+		pc_model_finalize(f->m);
 	return rc;
 }
 
 static int read_text(struct fixture *f, const char *text, size_t len)
 {
-	return pct_read_memory(&f->ctx, &f->m, &pc_perf_script_reader, "test.perf", text, len,
+	return pct_read_memory(&f->ctx, f->m, &pc_perf_script_reader, "test.perf", text, len,
 			       false);
 }
 
@@ -42,7 +42,7 @@ static int read_text(struct fixture *f, const char *text, size_t len)
 static const char *dump(struct fixture *f)
 {
 	free(f->text);
-	assert_int_equal(pct_write_model(&f->ctx, &f->m, &pc_dump_writer, &f->text, &f->size), 0);
+	assert_int_equal(pct_write_model(&f->ctx, f->m, &pc_dump_writer, &f->text, &f->size), 0);
 	return f->text;
 }
 
@@ -63,7 +63,7 @@ static void assert_error_bytes(const char *text, size_t len, uint32_t line, uint
 	struct fixture f = { 0 };
 
 	pc_ctx_init(&f.ctx);
-	pc_model_init(&f.m);
+	f.m = pc_model_new();
 	assert_int_equal(read_text(&f, text, len), -1);
 	assert_int_equal(f.ctx.err.status, PC_STATUS_INPUT);
 	assert_int_equal(f.ctx.err.where, PC_WHERE_LINE);
@@ -72,7 +72,7 @@ static void assert_error_bytes(const char *text, size_t len, uint32_t line, uint
 	if (f.ctx.err.line != line || f.ctx.err.column != col || !strstr(f.ctx.err.message, fragment))
 		fail_msg("expected %u:%u '%s', got %u:%u '%s'", line, col, fragment, f.ctx.err.line,
 			 f.ctx.err.column, f.ctx.err.message);
-	pc_model_release(&f.m);
+	pc_model_free(f.m);
 }
 
 static void assert_error(const char *text, uint32_t line, uint32_t col, const char *fragment)
@@ -886,12 +886,12 @@ static void test_captured_on(void **state)
 		char text[200];
 
 		pc_ctx_init(&f.ctx);
-		pc_model_init(&f.m);
+		f.m = pc_model_new();
 		snprintf(text, sizeof(text), "# captured on    : %s\nwork 7 1.0: 1 cycles: \n\t1 a (/x)\n\n",
 			 dates[i]);
 		assert_int_equal(read_text(&f, text, strlen(text)), 0);
-		assert_int_equal(f.m.time_nanos, expected[i]);
-		pc_model_release(&f.m);
+		assert_int_equal(pc_model_time_nanos(f.m), expected[i]);
+		pc_model_free(f.m);
 	}
 }
 
@@ -1084,17 +1084,17 @@ static void test_streaming_file_equals_memory(void **state)
 
 	assert_int_equal(read_text(f, text, len), 0);
 	pc_ctx_init(&g.ctx);
-	pc_model_init(&g.m);
+	g.m = pc_model_new();
 	assert_int_equal(pc_input_open(&in, path, &g.ctx.err), 0);
 	assert_int_equal(read_input(&g, &in), 0);
 	assert_string_equal(dump(f), dump(&g));
 	assert_non_null(strstr(f->text, "sample cycles_sample="));
-	assert_int_equal(f->m.nframes, 3 * 11 * 13 + 1);
+	assert_int_equal(pc_model_nframes(f->m), 3 * 11 * 13 + 1);
 	unlink(path);
 	free(text);
 	free(huge);
 	free(g.text);
-	pc_model_release(&g.m);
+	pc_model_free(g.m);
 }
 
 /*

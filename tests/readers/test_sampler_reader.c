@@ -17,7 +17,7 @@ extern const struct pc_reader pc_sampler_reader;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	uint8_t buf[8192];
 	size_t len;
 };
@@ -27,7 +27,7 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
+	f->m = pc_model_new();
 	*state = f;
 	return 0;
 }
@@ -36,7 +36,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f);
 	return 0;
 }
@@ -117,10 +117,10 @@ static int read_trace(struct fixture *f, bool piped)
 	pc_input_from_memory(&in, "test.trace", f->buf, f->len);
 	if (piped)
 		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_sampler_reader.read(&f->ctx, &in, &f->m);
+	rc = pc_sampler_reader.read(&f->ctx, &in, f->m);
 	pc_input_close(&in);
 	if (!rc)
-		pc_model_finalize(&f->m);
+		pc_model_finalize(f->m);
 	return rc;
 }
 
@@ -134,10 +134,10 @@ static const char *str(const struct pc_model *m, pc_str_id id)
 /* The sample whose leaf is named leaf and whose thread label is thread_name. */
 static size_t find_sample(const struct pc_model *m, const char *leaf, const char *thread_name)
 {
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t n, nlabels;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
-		const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &nlabels);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
+		const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, i)->labels, &nlabels);
 		bool thread_ok = false;
 
 		for (size_t k = 0; k < nlabels; k++) {
@@ -158,7 +158,7 @@ static const struct pc_label *label_of(const struct pc_model *m, size_t sample,
 				       const char *key)
 {
 	size_t n;
-	const uint32_t *labels = pc_model_labelset(m, m->samples[sample].labels, &n);
+	const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, sample)->labels, &n);
 
 	for (size_t k = 0; k < n; k++)
 		if (!strcmp(str(m, pc_model_label(m, labels[k])->key), key))
@@ -191,21 +191,21 @@ static void base_trace(struct fixture *f, bool table_end)
 static void test_stacks_threads_and_frames(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 	size_t i, n;
 	const uint32_t *frames;
 	const struct pc_frame *leaf;
 
 	base_trace(f, true);
 	assert_int_equal(read_trace(f, false), 0);
-	assert_int_equal(m->ncolumns, 1);
-	assert_string_equal(str(m, m->columns[0].type), "samples");
-	assert_string_equal(str(m, m->columns[0].unit), "count");
-	assert_int_equal(m->nsamples, 3);
+	assert_int_equal(pc_model_ncolumns(m), 1);
+	assert_string_equal(str(m, pc_model_column(m, 0)->type), "samples");
+	assert_string_equal(str(m, pc_model_column(m, 0)->unit), "count");
+	assert_int_equal(pc_model_nsamples(m), 3);
 
 	i = find_sample(m, "work", "Thread_2122");
 	assert_int_equal(pc_model_values(m, i)[0], 2);
-	frames = pc_model_stack(m, m->samples[i].stack, &n);
+	frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 	assert_int_equal(n, 2);
 	assert_string_equal(str(m, pc_model_frame(m, frames[1])->function), "main");
 	assert_int_equal(label_of(m, i, "tid")->num, 0x2122);
@@ -214,7 +214,7 @@ static void test_stacks_threads_and_frames(void **state)
 
 	i = find_sample(m, "memcpy", "Thread_2123");
 	assert_int_equal(pc_model_values(m, i)[0], 1);
-	frames = pc_model_stack(m, m->samples[i].stack, &n);
+	frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 	leaf = pc_model_frame(m, frames[0]);
 	/* the first path is empty: the second names the module */
 	assert_string_equal(str(m, pc_model_module(m, leaf->module)->name), "libB");
@@ -223,9 +223,9 @@ static void test_stacks_threads_and_frames(void **state)
 	assert_int_equal(label_of(m, i, "tid")->num, 0x2123);
 
 	/* memcpy of libA and of libB, main, work: four frames; unused symbols none */
-	assert_int_equal(m->nframes, 4);
-	assert_int_equal(m->nmodules, 3);
-	assert_string_equal(str(m, m->sources[0]), "sampler");
+	assert_int_equal(pc_model_nframes(m), 4);
+	assert_int_equal(pc_model_nmodules(m), 3);
+	assert_string_equal(str(m, pc_model_source(m, 0)), "sampler");
 }
 
 static void test_symbol_table_end_is_optional(void **state)
@@ -234,7 +234,7 @@ static void test_symbol_table_end_is_optional(void **state)
 
 	base_trace(f, false);
 	assert_int_equal(read_trace(f, false), 0);
-	assert_int_equal(f->m.nsamples, 3);
+	assert_int_equal(pc_model_nsamples(f->m), 3);
 }
 
 static void test_empty_profiles(void **state)
@@ -247,7 +247,7 @@ static void test_empty_profiles(void **state)
 	assert_int_equal(read_trace(f, false), 0); /* one @end: the table's or the last */
 	put_text(f, "@end\n");
 	assert_int_equal(read_trace(f, true), 0);
-	assert_int_equal(f->m.nsamples, 0);
+	assert_int_equal(pc_model_nsamples(f->m), 0);
 }
 
 /* Ids and counts whose bytes are TAB, LF and '@', and 10-frame stacks. */
@@ -272,13 +272,13 @@ static void test_binary_bytes(void **state)
 	stack(f, 9, ids + 1);
 	put_text(f, "@end\n");
 	assert_int_equal(read_trace(f, true), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	frames = pc_model_stack(&f->m, f->m.samples[0].stack, &n);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	frames = pc_model_stack(f->m, pc_model_sample(f->m, 0)->stack, &n);
 	assert_true(n == 10 || n == 9);
-	for (size_t i = 0; i < f->m.nsamples; i++) {
-		frames = pc_model_stack(&f->m, f->m.samples[i].stack, &n);
-		assert_int_equal(pc_model_values(&f->m, i)[0], n == 10 ? 2 : 1);
-		assert_string_equal(str(&f->m, pc_model_frame(&f->m, frames[n - 1])->function),
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
+		frames = pc_model_stack(f->m, pc_model_sample(f->m, i)->stack, &n);
+		assert_int_equal(pc_model_values(f->m, i)[0], n == 10 ? 2 : 1);
+		assert_string_equal(str(f->m, pc_model_frame(f->m, frames[n - 1])->function),
 				    "root");
 	}
 }
@@ -298,14 +298,14 @@ static void test_unusual_prefix_becomes_labels(void **state)
 	stack(f, 1, (const uint32_t[]){ 0x2123 });
 	put_text(f, "@end\n");
 	assert_int_equal(read_trace(f, false), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	for (i = 0; i < 2 && !label_of(&f->m, i, "sampler_p0"); i++)
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	for (i = 0; i < 2 && !label_of(f->m, i, "sampler_p0"); i++)
 		;
 	assert_true(i < 2);
-	assert_int_equal(label_of(&f->m, i, "sampler_p0")->num, 2);
-	assert_int_equal(label_of(&f->m, i, "sampler_p1")->num, 7);
-	assert_int_equal(label_of(&f->m, i, "sampler_p2")->num, 0);
-	assert_string_equal(str(&f->m, label_of(&f->m, i, "thread")->str), "T");
+	assert_int_equal(label_of(f->m, i, "sampler_p0")->num, 2);
+	assert_int_equal(label_of(f->m, i, "sampler_p1")->num, 7);
+	assert_int_equal(label_of(f->m, i, "sampler_p2")->num, 0);
+	assert_string_equal(str(f->m, label_of(f->m, i, "thread")->str), "T");
 }
 
 static void expect_error(struct fixture *f, bool piped, uint64_t offset, const char *message)
@@ -433,8 +433,8 @@ static void test_every_truncation_fails_located(void **state)
 	full = f->len;
 	for (size_t cut = 0; cut < full; cut++) {
 		for (int piped = 0; piped < 2; piped++) {
-			pc_model_release(&f->m);
-			pc_model_init(&f->m);
+			pc_model_free(f->m);
+			f->m = pc_model_new();
 			pc_error_clear(&f->ctx.err);
 			f->len = cut;
 			assert_int_equal(read_trace(f, piped), -1);

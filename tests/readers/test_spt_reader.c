@@ -26,7 +26,7 @@ extern const struct pc_reader pc_spt_reader;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	struct sptb b;
 };
 
@@ -35,7 +35,7 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
+	f->m = pc_model_new();
 	sptb_init(&f->b);
 	*state = f;
 	return 0;
@@ -45,7 +45,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	sptb_release(&f->b);
 	free(f);
 	return 0;
@@ -66,7 +66,7 @@ static void ip(struct fixture *f, unsigned op, uint32_t rva)
 static int read_bytes(struct fixture *f, const uint8_t *data, size_t size,
 		      bool unknown_size)
 {
-	return pct_read_memory(&f->ctx, &f->m, &pc_spt_reader, "test.spt", data, size,
+	return pct_read_memory(&f->ctx, f->m, &pc_spt_reader, "test.spt", data, size,
 			       unknown_size);
 }
 
@@ -95,8 +95,8 @@ static int info_bytes(struct pc_ctx *ctx, const uint8_t *data, size_t size,
 
 static int column_of(const struct pc_model *m, const char *name)
 {
-	for (size_t i = 0; i < m->ncolumns; i++)
-		if (!strcmp(pc_str(m, m->columns[i].type), name))
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
+		if (!strcmp(pc_str(m, pc_model_column(m, i)->type), name))
 			return (int)i;
 	return -1;
 }
@@ -121,11 +121,11 @@ static uint64_t ip_count(const struct pc_model *m, uint32_t module, uint32_t rva
 {
 	int col = column_of(m, column);
 
-	for (size_t i = 0; col >= 0 && i < m->nsamples; i++) {
+	for (size_t i = 0; col >= 0 && i < pc_model_nsamples(m); i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 
-		if (!m->samples[i].branches && n == 1 && frame_is(m, frames[0], module, rva))
+		if (!pc_model_sample(m, i)->branches && n == 1 && frame_is(m, frames[0], module, rva))
 			return pc_model_values(m, i)[col];
 	}
 	return 0;
@@ -135,10 +135,10 @@ static uint64_t ip_count(const struct pc_model *m, uint32_t module, uint32_t rva
 static long find_stack(const struct pc_model *m, uint32_t module, size_t n,
 		       const uint32_t *rvas)
 {
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t len;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &len);
-		bool same = len == n && !m->samples[i].branches;
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &len);
+		bool same = len == n && !pc_model_sample(m, i)->branches;
 
 		for (size_t k = 0; same && k < n; k++)
 			same = frame_is(m, frames[k], module, rvas[k]);
@@ -153,7 +153,7 @@ static size_t count_samples_in(const struct pc_model *m, const char *column)
 	int col = column_of(m, column);
 	size_t n = 0;
 
-	for (size_t i = 0; col >= 0 && i < m->nsamples; i++)
+	for (size_t i = 0; col >= 0 && i < pc_model_nsamples(m); i++)
 		n += pc_model_values(m, i)[col] != 0;
 	return n;
 }
@@ -243,23 +243,23 @@ static void test_modules_and_build_ids(void **state)
 	sptb_program(&f->b, GUID_OTHER, 10, "other.dll");
 	sptb_program(&f->b, "{00000000-0000-0000-0000-000000000000}", 0, "");
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.nmodules, 3);
-	mod = pc_model_module(&f->m, 1);
-	assert_string_equal(pc_str(&f->m, mod->name), "demo.exe");
-	assert_string_equal(pc_str(&f->m, mod->build_id),
+	assert_int_equal(pc_model_nmodules(f->m), 3);
+	mod = pc_model_module(f->m, 1);
+	assert_string_equal(pc_str(f->m, mod->name), "demo.exe");
+	assert_string_equal(pc_str(f->m, mod->build_id),
 			    "6d2a9f130c4b4e8a9f213b7c55d1e0a41a");
 	assert_false(mod->has_range);
-	mod = pc_model_module(&f->m, 2);
-	assert_string_equal(pc_str(&f->m, mod->name), "other.dll");
-	assert_string_equal(pc_str(&f->m, mod->build_id),
+	mod = pc_model_module(f->m, 2);
+	assert_string_equal(pc_str(f->m, mod->name), "other.dll");
+	assert_string_equal(pc_str(f->m, mod->build_id),
 			    "1b4e28ba2fa111d2883fb9a761bde3fba");
-	mod = pc_model_module(&f->m, 3);
-	assert_string_equal(pc_str(&f->m, mod->name), "");
-	assert_string_equal(pc_str(&f->m, mod->build_id),
+	mod = pc_model_module(f->m, 3);
+	assert_string_equal(pc_str(f->m, mod->name), "");
+	assert_string_equal(pc_str(f->m, mod->build_id),
 			    "000000000000000000000000000000000");
 	/* no events: no samples, no columns */
-	assert_int_equal(f->m.nsamples, 0);
-	assert_int_equal(f->m.ncolumns, 0);
+	assert_int_equal(pc_model_nsamples(f->m), 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 0);
 }
 
 static void test_metadata(void **state)
@@ -270,17 +270,17 @@ static void test_metadata(void **state)
 	demo_segment(f);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.nsources, 1);
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "spt");
-	assert_int_equal(f->m.ncomments, 1);
-	assert_string_equal(pc_str(&f->m, f->m.comments[0]), "SPT v1, 1 program ids");
-	for (size_t i = 0; i < f->m.nfacts; i++)
-		if (!strcmp(pc_str(&f->m, f->m.facts[i].key), "spt.version")) {
-			assert_string_equal(pc_str(&f->m, f->m.facts[i].value), "1");
+	assert_int_equal(pc_model_nsources(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "spt");
+	assert_int_equal(pc_model_ncomments(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 0)), "SPT v1, 1 program ids");
+	for (size_t i = 0; i < pc_model_nfacts(f->m); i++)
+		if (!strcmp(pc_str(f->m, pc_model_fact(f->m, i)->key), "spt.version")) {
+			assert_string_equal(pc_str(f->m, pc_model_fact(f->m, i)->value), "1");
 			saw_version = true;
 		}
 	assert_true(saw_version);
-	assert_true(f->m.nfacts >= 10);
+	assert_true(pc_model_nfacts(f->m) >= 10);
 }
 
 static void test_ip_counts_and_repeat(void **state)
@@ -295,14 +295,14 @@ static void test_ip_counts_and_repeat(void **state)
 	sptb_repeat(&f->b, 0);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x30);               /* repeat 0 = once */
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "unhalted_cycle");
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].unit), "count");
-	assert_int_equal(f->m.default_column, 0);
-	assert_int_equal(f->m.nsamples, 3);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 6);
-	assert_int_equal(ip_count(&f->m, 1, 0x20, "unhalted_cycle"), 5);
-	assert_int_equal(ip_count(&f->m, 1, 0x30, "unhalted_cycle"), 1);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "unhalted_cycle");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->unit), "count");
+	assert_int_equal(pc_model_default_column(f->m), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 3);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 6);
+	assert_int_equal(ip_count(f->m, 1, 0x20, "unhalted_cycle"), 5);
+	assert_int_equal(ip_count(f->m, 1, 0x30, "unhalted_cycle"), 1);
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
@@ -315,7 +315,7 @@ static void test_same_rva_twice_in_one_record(void **state)
 	sptb_repeat(&f->b, 1);
 	sptb_rvas(&f->b, SPT_OP_RETIRE_INSTR, 3, rvas);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "retired_instr"), 6);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "retired_instr"), 6);
 }
 
 static void test_every_ip_kind_has_its_column(void **state)
@@ -339,12 +339,12 @@ static void test_every_ip_kind_has_its_column(void **state)
 		ip(f, kinds[i].op, (uint32_t)(0x100 * (i + 1)));
 	}
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, PC_ARRAY_SIZE(kinds));
+	assert_int_equal(pc_model_ncolumns(f->m), PC_ARRAY_SIZE(kinds));
 	for (size_t i = 0; i < PC_ARRAY_SIZE(kinds); i++) {
-		assert_int_equal(column_of(&f->m, kinds[i].column), (int)i);
-		assert_int_equal(ip_count(&f->m, 1, (uint32_t)(0x100 * (i + 1)),
+		assert_int_equal(column_of(f->m, kinds[i].column), (int)i);
+		assert_int_equal(ip_count(f->m, 1, (uint32_t)(0x100 * (i + 1)),
 					  kinds[i].column), i + 1);
-		assert_int_equal(count_samples_in(&f->m, kinds[i].column), 1);
+		assert_int_equal(count_samples_in(f->m, kinds[i].column), 1);
 	}
 }
 
@@ -369,10 +369,10 @@ static void test_column_order_is_fixed(void **state)
 	ip(f, SPT_OP_RETIRE_INSTR, 0x10);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, 8);
+	assert_int_equal(pc_model_ncolumns(f->m), 8);
 	for (size_t i = 0; i < 8; i++)
-		assert_string_equal(pc_str(&f->m, f->m.columns[i].type), order[i]);
-	assert_int_equal(f->m.default_column, 0);
+		assert_string_equal(pc_str(f->m, pc_model_column(f->m, i)->type), order[i]);
+	assert_int_equal(pc_model_default_column(f->m), 0);
 }
 
 static void test_default_is_first_present_kind(void **state)
@@ -385,11 +385,11 @@ static void test_default_is_first_present_kind(void **state)
 	ip(f, SPT_OP_ETW_INSTR, 0x10);
 	ip(f, SPT_OP_RETIRE_INSTR, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, 3);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "retired_instr");
-	assert_string_equal(pc_str(&f->m, f->m.columns[1].type), "timer");
-	assert_string_equal(pc_str(&f->m, f->m.columns[2].type), "callstack");
-	assert_int_equal(f->m.default_column, 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 3);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "retired_instr");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 1)->type), "timer");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 2)->type), "callstack");
+	assert_int_equal(pc_model_default_column(f->m), 0);
 }
 
 /* LBR pairs are stored (to, from); the model gets {from, to} in record order. */
@@ -410,21 +410,21 @@ static void test_lbr_pairs(void **state)
 	/* on disk: to first */
 	assert_int_equal(pc_le32(f->b.image + sptb_events_offset(&f->b) + 8 + 10 + 2),
 			 0x20);
-	assert_int_equal(f->m.ncolumns, 1);
-	col = column_of(&f->m, "lbr_branch");
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	col = column_of(f->m, "lbr_branch");
 	assert_int_equal(col, 0);
-	assert_int_equal(f->m.nsamples, 1);
-	sample = &f->m.samples[0];
+	assert_int_equal(pc_model_nsamples(f->m), 1);
+	sample = pc_model_sample(f->m, 0);
 	assert_int_equal(sample->stack, 0);
-	pc_model_stack(&f->m, sample->stack, &len);
+	pc_model_stack(f->m, sample->stack, &len);
 	assert_int_equal(len, 0);
-	branches = pc_model_branch_stack(&f->m, sample->branches, &n);
+	branches = pc_model_branch_stack(f->m, sample->branches, &n);
 	assert_int_equal(n, 2);
-	assert_true(frame_is(&f->m, branches[0], 1, 0x10)); /* from */
-	assert_true(frame_is(&f->m, branches[1], 1, 0x20)); /* to */
-	assert_true(frame_is(&f->m, branches[2], 1, 0x30));
-	assert_true(frame_is(&f->m, branches[3], 1, 0x40));
-	assert_int_equal(pc_model_values(&f->m, 0)[col], 8);
+	assert_true(frame_is(f->m, branches[0], 1, 0x10)); /* from */
+	assert_true(frame_is(f->m, branches[1], 1, 0x20)); /* to */
+	assert_true(frame_is(f->m, branches[2], 1, 0x30));
+	assert_true(frame_is(f->m, branches[3], 1, 0x40));
+	assert_int_equal(pc_model_values(f->m, 0)[col], 8);
 }
 
 static void test_callstack_leaf_first(void **state)
@@ -439,16 +439,16 @@ static void test_callstack_leaf_first(void **state)
 	sptb_rvas(&f->b, SPT_OP_ETW_CALLSTACK, 3, stack);
 	sptb_rvas(&f->b, SPT_OP_ETW_CALLSTACK, 3, reversed);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_int_equal(column_of(&f->m, "callstack"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	at = find_stack(&f->m, 1, 3, stack);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_int_equal(column_of(f->m, "callstack"), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	at = find_stack(f->m, 1, 3, stack);
 	assert_true(at >= 0);
-	assert_int_equal(pc_model_values(&f->m, (size_t)at)[0], 3);
-	at = find_stack(&f->m, 1, 3, reversed);
+	assert_int_equal(pc_model_values(f->m, (size_t)at)[0], 3);
+	at = find_stack(f->m, 1, 3, reversed);
 	assert_true(at >= 0);
-	assert_int_equal(pc_model_values(&f->m, (size_t)at)[0], 1);
-	assert_int_equal(f->m.narcs, 0);
+	assert_int_equal(pc_model_values(f->m, (size_t)at)[0], 1);
+	assert_int_equal(pc_model_narcs(f->m), 0);
 }
 
 /* N = 0 records add nothing (no column either) but use up a REPEAT. */
@@ -463,8 +463,8 @@ static void test_zero_item_records(void **state)
 	sptb_rvas(&f->b, SPT_OP_ETW_CALLSTACK, 0, NULL);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 1);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 1);
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
@@ -483,9 +483,9 @@ static void test_segments_and_programs(void **state)
 	sptb_repeat(&f->b, 9);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.nmodules, 2);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 1);
-	assert_int_equal(ip_count(&f->m, 2, 0x10, "unhalted_cycle"), 11);
+	assert_int_equal(pc_model_nmodules(f->m), 2);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 1);
+	assert_int_equal(ip_count(f->m, 2, 0x10, "unhalted_cycle"), 11);
 }
 
 /* Two program ids naming the same module are one module; counts add up. */
@@ -501,9 +501,9 @@ static void test_duplicate_program_ids(void **state)
 	sptb_repeat(&f->b, 1);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(f->m.nmodules, 1);
-	assert_int_equal(f->m.nsamples, 1);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 3);
+	assert_int_equal(pc_model_nmodules(f->m), 1);
+	assert_int_equal(pc_model_nsamples(f->m), 1);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 3);
 }
 
 static void test_text_signature(void **state)
@@ -515,7 +515,7 @@ static void test_text_signature(void **state)
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
 	assert_memory_equal(f->b.image, "SPT:", 4);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 1);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 1);
 }
 
 /* Roomy tables (unused capacity) and padding between them are skipped. */
@@ -529,14 +529,14 @@ static void test_spare_capacity(void **state)
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
 	assert_int_equal(sptb_events_offset(&f->b), 0x5820);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 1);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 1);
 }
 
 /* A record may straddle the reader's 64 KiB window, in files and pipes. */
 static void test_streaming_large_input(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model from_file;
+	struct pc_model *from_file;
 	struct pc_input in;
 	char path[] = "/tmp/pc-test-spt.XXXXXX";
 	uint32_t rvas[255];
@@ -562,20 +562,20 @@ static void test_streaming_large_input(void **state)
 	assert_int_equal(write(fd, f->b.image, f->b.size), (ssize_t)f->b.size);
 	close(fd);
 	for (int unknown_size = 0; unknown_size < 2; unknown_size++) {
-		pc_model_init(&from_file);
+		from_file = pc_model_new();
 		assert_int_equal(pc_input_open(&in, path, &f->ctx.err), 0);
 		if (unknown_size)
 			in.size = PC_SIZE_UNKNOWN;
-		assert_int_equal(pc_spt_reader.read(&f->ctx, &in, &from_file), 0);
+		assert_int_equal(pc_spt_reader.read(&f->ctx, &in, from_file), 0);
 		pc_input_close(&in);
-		pc_model_finalize(&from_file);
-		assert_int_equal(from_file.nsamples, f->m.nsamples);
-		assert_int_equal(from_file.nframes, f->m.nframes);
-		for (size_t i = 0; i < f->m.nsamples; i++)
-			assert_memory_equal(pc_model_values(&from_file, i),
-					    pc_model_values(&f->m, i),
-					    f->m.ncolumns * sizeof(uint64_t));
-		pc_model_release(&from_file);
+		pc_model_finalize(from_file);
+		assert_int_equal(pc_model_nsamples(from_file), pc_model_nsamples(f->m));
+		assert_int_equal(pc_model_nframes(from_file), pc_model_nframes(f->m));
+		for (size_t i = 0; i < pc_model_nsamples(f->m); i++)
+			assert_memory_equal(pc_model_values(from_file, i),
+					    pc_model_values(f->m, i),
+					    pc_model_ncolumns(f->m) * sizeof(uint64_t));
+		pc_model_free(from_file);
 	}
 	unlink(path);
 }
@@ -636,7 +636,7 @@ struct outcome {
 static void read_with_threads(const char *path, unsigned threads, bool strict,
 			      struct outcome *o)
 {
-	struct pc_model m;
+	struct pc_model *m;
 	struct pc_input in;
 	size_t size;
 
@@ -644,14 +644,14 @@ static void read_with_threads(const char *path, unsigned threads, bool strict,
 	o->ctx.opt.threads = threads;
 	o->ctx.opt.strict = strict;
 	o->dump = NULL;
-	pc_model_init(&m);
+	m = pc_model_new();
 	assert_int_equal(pc_input_open(&in, path, &o->ctx.err), 0);
-	o->rc = pc_spt_reader.read(&o->ctx, &in, &m);
+	o->rc = pc_spt_reader.read(&o->ctx, &in, m);
 	pc_input_close(&in);
 	if (!o->rc)
-		assert_int_equal(pct_write_model(&o->ctx, &m, pc_writer_find("dump"),
+		assert_int_equal(pct_write_model(&o->ctx, m, pc_writer_find("dump"),
 						 &o->dump, &size), 0);
-	pc_model_release(&m);
+	pc_model_free(m);
 }
 
 static void assert_same_warnings(const struct pc_ctx *a, const struct pc_ctx *b)
@@ -875,7 +875,7 @@ static void test_repeat_then_repeat_warns(void **state)
 	sptb_repeat(&f->b, 7);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 8);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 8);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_int_equal(f->ctx.warnings[0].count, 1);
 	assert_non_null(strstr(f->ctx.warnings[0].text, "spt: REPEAT at 0x"));
@@ -894,7 +894,7 @@ static void test_dangling_repeat_warns(void **state)
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	sptb_repeat(&f->b, 5); /* dangling at the end of the file */
 	assert_int_equal(read_built(f), 0);
-	assert_int_equal(ip_count(&f->m, 1, 0x10, "unhalted_cycle"), 2);
+	assert_int_equal(ip_count(f->m, 1, 0x10, "unhalted_cycle"), 2);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_int_equal(f->ctx.warnings[0].count, 2);
 	assert_non_null(strstr(f->ctx.warnings[0].text, "dangling"));
@@ -1258,20 +1258,20 @@ static void test_every_truncation(void **state)
 	assert_int_equal(boundaries[2], f->b.size);
 	for (int unknown = 0; unknown < 2; unknown++) {
 		for (size_t len = 0; len < f->b.size; len++) {
-			struct pc_model m;
+			struct pc_model *m;
 			struct pc_ctx ctx;
 			struct pc_input in;
 			bool valid = len == boundaries[0] || len == boundaries[1];
 			int rc;
 
 			pc_ctx_init(&ctx);
-			pc_model_init(&m);
+			m = pc_model_new();
 			pc_input_from_memory(&in, "test.spt", f->b.image, len);
 			if (unknown)
 				in.size = PC_SIZE_UNKNOWN;
-			rc = pc_spt_reader.read(&ctx, &in, &m);
+			rc = pc_spt_reader.read(&ctx, &in, m);
 			pc_input_close(&in);
-			pc_model_release(&m);
+			pc_model_free(m);
 			if (rc != (valid ? 0 : -1))
 				fail_msg("cut at %zu (%s size): rc %d: %s", len,
 					 unknown ? "unknown" : "known", rc, ctx.err.message);
@@ -1317,7 +1317,7 @@ static void test_count_int64_max_fits(void **state)
 	sptb_repeat(&f->b, (uint64_t)INT64_MAX - 1);
 	ip(f, SPT_OP_UNHALT_CYCLE, 0x10);
 	assert_int_equal(read_built(f), 0);
-	assert_true(ip_count(&f->m, 1, 0x10, "unhalted_cycle") == (uint64_t)INT64_MAX);
+	assert_true(ip_count(f->m, 1, 0x10, "unhalted_cycle") == (uint64_t)INT64_MAX);
 }
 
 /* The sum of several records passes INT64_MAX: error at the record that does it. */
@@ -1486,7 +1486,7 @@ static uint8_t *load_sample(const char *path, size_t *size)
 
 static uint32_t module_named(const struct pc_model *m, const char *name)
 {
-	for (uint32_t id = 1; id <= m->nmodules; id++)
+	for (uint32_t id = 1; id <= pc_model_nmodules(m); id++)
 		if (!strcmp(pc_str(m, pc_model_module(m, id)->name), name))
 			return id;
 	return 0;
@@ -1504,26 +1504,26 @@ static void test_sample_multi(void **state)
 	if (!data)
 		skip();
 	assert_int_equal(read_bytes(f, data, size, false), 0);
-	assert_int_equal(f->m.nmodules, 3);
-	assert_int_equal(f->m.ncolumns, 8);
-	host = module_named(&f->m, "host.exe");
-	lib = module_named(&f->m, "r\xc3\xa9sum\xc3\xa9-\xe6\xa8\xa1\xe5\x9d\x97.dll");
-	kernel = module_named(&f->m, "kernelbase.dll");
+	assert_int_equal(pc_model_nmodules(f->m), 3);
+	assert_int_equal(pc_model_ncolumns(f->m), 8);
+	host = module_named(f->m, "host.exe");
+	lib = module_named(f->m, "r\xc3\xa9sum\xc3\xa9-\xe6\xa8\xa1\xe5\x9d\x97.dll");
+	kernel = module_named(f->m, "kernelbase.dll");
 	assert_true(host && lib && kernel);
-	assert_string_equal(pc_str(&f->m, pc_model_module(&f->m, lib)->build_id),
+	assert_string_equal(pc_str(f->m, pc_model_module(f->m, lib)->build_id),
 			    "9c3a0f557d214b6ea0c45e8f1d2b3a962a");
-	assert_string_equal(pc_str(&f->m, pc_model_module(&f->m, kernel)->build_id),
+	assert_string_equal(pc_str(f->m, pc_model_module(f->m, kernel)->build_id),
 			    "f00dface123456789abcdef012345678a");
-	assert_int_equal(ip_count(&f->m, host, 0x1000, "unhalted_cycle"), 15);
-	assert_int_equal(ip_count(&f->m, host, 0x1000, "timer"), 7);
-	assert_int_equal(ip_count(&f->m, host, 0x1200, "l1d_miss"), 2);
-	assert_int_equal(ip_count(&f->m, lib, 0x5000, "unhalted_cycle"), 101);
-	assert_int_equal(ip_count(&f->m, lib, 0x5008, "timer"), 2);
-	assert_int_equal(ip_count(&f->m, kernel, 0x70010, "l1d_miss"), 12);
-	assert_int_equal(ip_count(&f->m, kernel, 0x70000, "callstack"), 1);
-	at = find_stack(&f->m, host, 3, stack);
+	assert_int_equal(ip_count(f->m, host, 0x1000, "unhalted_cycle"), 15);
+	assert_int_equal(ip_count(f->m, host, 0x1000, "timer"), 7);
+	assert_int_equal(ip_count(f->m, host, 0x1200, "l1d_miss"), 2);
+	assert_int_equal(ip_count(f->m, lib, 0x5000, "unhalted_cycle"), 101);
+	assert_int_equal(ip_count(f->m, lib, 0x5008, "timer"), 2);
+	assert_int_equal(ip_count(f->m, kernel, 0x70010, "l1d_miss"), 12);
+	assert_int_equal(ip_count(f->m, kernel, 0x70000, "callstack"), 1);
+	at = find_stack(f->m, host, 3, stack);
 	assert_true(at >= 0);
-	assert_int_equal(pc_model_values(&f->m, (size_t)at)[column_of(&f->m, "callstack")], 3);
+	assert_int_equal(pc_model_values(f->m, (size_t)at)[column_of(f->m, "callstack")], 3);
 	free(data);
 }
 
@@ -1536,10 +1536,10 @@ static void test_sample_bigrepeat(void **state)
 	if (!data)
 		skip();
 	assert_int_equal(read_bytes(f, data, size, false), 0);
-	assert_true(ip_count(&f->m, 1, 0x1000, "unhalted_cycle") == TWO_POW(62));
-	assert_true(ip_count(&f->m, 1, 0x2000, "unhalted_cycle") == TWO_POW(61));
-	assert_true(ip_count(&f->m, 1, 0x3000, "unhalted_cycle") == TWO_POW(60) + 1);
-	assert_true(ip_count(&f->m, 1, 0x4000, "unhalted_cycle") == 1);
+	assert_true(ip_count(f->m, 1, 0x1000, "unhalted_cycle") == TWO_POW(62));
+	assert_true(ip_count(f->m, 1, 0x2000, "unhalted_cycle") == TWO_POW(61));
+	assert_true(ip_count(f->m, 1, 0x3000, "unhalted_cycle") == TWO_POW(60) + 1);
+	assert_true(ip_count(f->m, 1, 0x4000, "unhalted_cycle") == 1);
 	free(data);
 }
 
@@ -1553,15 +1553,15 @@ static void test_sample_textsig_and_demo(void **state)
 		skip();
 	assert_memory_equal(data, "SPT:", 4);
 	assert_int_equal(read_bytes(f, data, size, false), 0);
-	assert_int_equal(ip_count(&f->m, 1, 0x401000, "unhalted_cycle"), 4);
+	assert_int_equal(ip_count(f->m, 1, 0x401000, "unhalted_cycle"), 4);
 	free(data);
 	data = load_sample("samples/demo.spt", &size);
 	assert_non_null(data);
-	pc_model_release(&f->m);
-	pc_model_init(&f->m);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
 	assert_int_equal(read_bytes(f, data, size, false), 0);
-	assert_int_equal(f->m.ncolumns, 3);
-	assert_int_equal(ip_count(&f->m, 1, 0x1a2c0, "unhalted_cycle"), 4000 + 800);
+	assert_int_equal(pc_model_ncolumns(f->m), 3);
+	assert_int_equal(ip_count(f->m, 1, 0x1a2c0, "unhalted_cycle"), 4000 + 800);
 	free(data);
 }
 

@@ -26,7 +26,7 @@ extern const struct pc_reader pc_vsp_reader;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	uint8_t hdr[HEADER_BYTES + 64]; /* room for bytes past the header */
 };
 
@@ -72,8 +72,8 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	seed_sample(&f->m);
+	f->m = pc_model_new();
+	seed_sample(f->m);
 	memcpy(f->hdr, "\x4d\x50\x4c\x45", 4);
 	put32(f->hdr + 4, HEADER_BYTES);
 	*state = f;
@@ -84,7 +84,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f);
 	return 0;
 }
@@ -97,7 +97,7 @@ static int read_bytes(struct fixture *f, const uint8_t *data, size_t size, bool 
 	pc_input_from_memory(&in, "test.vsp", data, size);
 	if (unknown_size)
 		in.size = PC_SIZE_UNKNOWN;
-	rc = pc_vsp_reader.read(&f->ctx, &in, &f->m);
+	rc = pc_vsp_reader.read(&f->ctx, &in, f->m);
 	if (!rc)
 		assert_int_equal(pc_input_offset(&in), HEADER_BYTES);
 	pc_input_close(&in);
@@ -122,9 +122,9 @@ static uint8_t *load_sample(size_t *size)
 
 static const char *fact(const struct pc_model *m, const char *key)
 {
-	for (size_t i = 0; i < m->nfacts; i++)
-		if (!strcmp(pc_str(m, m->facts[i].key), key))
-			return pc_str(m, m->facts[i].value);
+	for (size_t i = 0; i < pc_model_nfacts(m); i++)
+		if (!strcmp(pc_str(m, pc_model_fact(m, i)->key), key))
+			return pc_str(m, pc_model_fact(m, i)->value);
 	return NULL;
 }
 
@@ -232,28 +232,28 @@ static void test_sample_every_field(void **state)
 
 	assert_int_equal(size, HEADER_BYTES);
 	assert_int_equal(read_bytes(f, data, size, false), 0);
-	assert_int_equal(f->m.nfacts, PC_ARRAY_SIZE(sample_facts));
+	assert_int_equal(pc_model_nfacts(f->m), PC_ARRAY_SIZE(sample_facts));
 	for (size_t i = 0; i < PC_ARRAY_SIZE(sample_facts); i++) {
-		assert_string_equal(pc_str(&f->m, f->m.facts[i].key), sample_facts[i][0]);
-		assert_string_equal(pc_str(&f->m, f->m.facts[i].value), sample_facts[i][1]);
+		assert_string_equal(pc_str(f->m, pc_model_fact(f->m, i)->key), sample_facts[i][0]);
+		assert_string_equal(pc_str(f->m, pc_model_fact(f->m, i)->value), sample_facts[i][1]);
 	}
-	assert_int_equal(f->m.nsources, 1);
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "vsp");
+	assert_int_equal(pc_model_nsources(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "vsp");
 	/* 2024-03-05 14:07:09.250 UTC */
-	assert_true(f->m.time_nanos == INT64_C(1709647629250000000));
-	assert_string_equal(pc_str(&f->m, f->m.period_type.type), "cycles");
-	assert_string_equal(pc_str(&f->m, f->m.period_type.unit), "count");
-	assert_int_equal(f->m.period, 10000000);
-	assert_int_equal(f->m.ncomments, 4);
-	assert_string_equal(pc_str(&f->m, f->m.comments[0]),
+	assert_true(pc_model_time_nanos(f->m) == INT64_C(1709647629250000000));
+	assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->type), "cycles");
+	assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->unit), "count");
+	assert_int_equal(pc_model_period(f->m), 10000000);
+	assert_int_equal(pc_model_ncomments(f->m), 4);
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 0)),
 			    "VSP collection: sampling (4), cycles every 10000000");
-	assert_string_equal(pc_str(&f->m, f->m.comments[1]), "VSP machine: BUILD-PC-07, 8 CPUs");
-	assert_string_equal(pc_str(&f->m, f->m.comments[2]),
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 1)), "VSP machine: BUILD-PC-07, 8 CPUs");
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 2)),
 			    "VSP CPU: vendor Intel, architecture x64, family 6 model 158 "
 			    "stepping 10, 3600 MHz");
-	assert_string_equal(pc_str(&f->m, f->m.comments[3]),
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 3)),
 			    "VSP OS: Windows NT 10.0 build 19045 (Windows 10 or Server 2016-2022)");
-	assert_int_equal(f->m.nsamples, 1); /* metadata only */
+	assert_int_equal(pc_model_nsamples(f->m), 1); /* metadata only */
 	assert_int_equal(f->ctx.nwarnings, 0);
 	free(data);
 }
@@ -265,7 +265,7 @@ static void test_sample_through_pipe(void **state)
 	uint8_t *data = load_sample(&size);
 
 	assert_int_equal(read_bytes(f, data, size, true), 0);
-	assert_fact(&f->m, "vsp.machine_name", "BUILD-PC-07");
+	assert_fact(f->m, "vsp.machine_name", "BUILD-PC-07");
 	free(data);
 }
 
@@ -312,7 +312,7 @@ static void test_reversed_magic(void **state)
 
 	memcpy(f->hdr, "\x45\x4c\x50\x4d", 4);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.magic",
+	assert_fact(f->m, "vsp.magic",
 		    "0x4d504c45 (bytes 45 4c 50 4d, \"ELPM\": the reversed byte order)");
 }
 
@@ -392,20 +392,20 @@ static void test_short_file_with_bad_magic(void **state)
 static void test_no_samples_yet(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model empty;
+	struct pc_model *empty;
 	struct pc_input in;
 
-	pc_model_init(&empty);
+	empty = pc_model_new();
 	pc_input_from_memory(&in, "test.vsp", f->hdr, HEADER_BYTES);
-	assert_int_equal(pc_vsp_reader.read(&f->ctx, &in, &empty), -1);
+	assert_int_equal(pc_vsp_reader.read(&f->ctx, &in, empty), -1);
 	pc_input_close(&in);
 	assert_int_equal(f->ctx.err.where, PC_WHERE_NONE);
 	assert_string_equal(f->ctx.err.format, "vsp");
 	assert_string_equal(f->ctx.err.path, "test.vsp");
 	assert_non_null(strstr(f->ctx.err.message, "a VSP header holds no samples"));
 	assert_non_null(strstr(f->ctx.err.message, "report.csv session.vsp"));
-	assert_int_equal(empty.nfacts, 0);
-	pc_model_release(&empty);
+	assert_int_equal(pc_model_nfacts(empty), 0);
+	pc_model_free(empty);
 }
 
 /* --- UTF-16 --- */
@@ -419,7 +419,7 @@ static void test_surrogate_pair_decoded(void **state)
 	put16(f->hdr + 2228, 0xde00);
 	put_utf16(f->hdr + 2230, "!");
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.machine_name", "PC-\xf0\x9f\x98\x80!");
+	assert_fact(f->m, "vsp.machine_name", "PC-\xf0\x9f\x98\x80!");
 }
 
 static void test_lone_low_surrogate(void **state)
@@ -479,7 +479,7 @@ static void test_full_field_without_nul(void **state)
 	expected[16] = '\0';
 	put_utf16(f->hdr + 2252, "x"); /* the next field: not part of the name */
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.machine_name", expected);
+	assert_fact(f->m, "vsp.machine_name", expected);
 }
 
 static void test_bad_utf16_counter_name(void **state)
@@ -505,8 +505,8 @@ static void test_counter_names_past_the_count_ignored(void **state)
 	put16(f->hdr + 624, 'x');
 	put16(f->hdr + 626, 0xdc00);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.counter_name[0]", "Cycles");
-	assert_null(fact(&f->m, "vsp.counter_name[1]"));
+	assert_fact(f->m, "vsp.counter_name[0]", "Cycles");
+	assert_null(fact(f->m, "vsp.counter_name[1]"));
 }
 
 /* --- counter names: encoding and bound --- */
@@ -523,11 +523,11 @@ static void test_counter_name_encodings(void **state)
 	memcpy(f->hdr + 704, "Caf\xe9", 4);              /* 8-bit, not UTF-8 */
 	memcpy(f->hdr + 784, "X", 1);                    /* 1 char: either reading */
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.number_of_counters", "4");
-	assert_fact(&f->m, "vsp.counter_name[0]", "Instructions Retired");
-	assert_fact(&f->m, "vsp.counter_name[1]", "L2 Misses");
-	assert_fact(&f->m, "vsp.counter_name[2]", "Caf\\xe9");
-	assert_fact(&f->m, "vsp.counter_name[3]", "X");
+	assert_fact(f->m, "vsp.number_of_counters", "4");
+	assert_fact(f->m, "vsp.counter_name[0]", "Instructions Retired");
+	assert_fact(f->m, "vsp.counter_name[1]", "L2 Misses");
+	assert_fact(f->m, "vsp.counter_name[2]", "Caf\\xe9");
+	assert_fact(f->m, "vsp.counter_name[3]", "X");
 	text = info_text(f, f->hdr, HEADER_BYTES, "test.vsp", false, &rc);
 	assert_int_equal(rc, 0);
 	assert_non_null(strstr(text, "  0x0270  counter_name[1]           \"L2 Misses\" (8-bit)\n"));
@@ -548,9 +548,9 @@ static void test_too_many_counters(void **state)
 		put_utf16(f->hdr + 544 + 80 * i, name);
 	}
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.number_of_counters", "25 (only 20 names fit)");
-	assert_fact(&f->m, "vsp.counter_name[19]", "C19");
-	assert_null(fact(&f->m, "vsp.counter_name[20]"));
+	assert_fact(f->m, "vsp.number_of_counters", "25 (only 20 names fit)");
+	assert_fact(f->m, "vsp.counter_name[19]", "C19");
+	assert_null(fact(f->m, "vsp.counter_name[20]"));
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_string_equal(f->ctx.warnings[0].text,
 			    "vsp: number_of_counters is 25, but only 20 counter names fit before "
@@ -575,7 +575,7 @@ static void test_version_string_escaped(void **state)
 
 	memcpy(f->hdr + 20, "v\"1\x01\\2", 6);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.version_string", "v\\x221\\x01\\2");
+	assert_fact(f->m, "vsp.version_string", "v\\x221\\x01\\2");
 }
 
 static void test_version_string_fills_field(void **state)
@@ -588,8 +588,8 @@ static void test_version_string_fills_field(void **state)
 	expected[64] = '\0';
 	put32(f->hdr + 84, 7); /* file_version_minor follows: not part of it */
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.version_string", expected);
-	assert_fact(&f->m, "vsp.file_version_minor", "7");
+	assert_fact(f->m, "vsp.version_string", expected);
+	assert_fact(f->m, "vsp.file_version_minor", "7");
 }
 
 static void test_utf16_control_characters_escaped(void **state)
@@ -601,7 +601,7 @@ static void test_utf16_control_characters_escaped(void **state)
 	put16(f->hdr + 2224, 0x0085); /* NEL, a C1 control */
 	put16(f->hdr + 2226, 0x00e9);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.machine_name", "a\\x09\\xc2\\x85\xc3\xa9");
+	assert_fact(f->m, "vsp.machine_name", "a\\x09\\xc2\\x85\xc3\xa9");
 }
 
 /* --- creation time --- */
@@ -611,8 +611,8 @@ static void test_time_not_set(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.creation_time", "not set (all zero)");
-	assert_true(f->m.time_nanos == 0);
+	assert_fact(f->m, "vsp.creation_time", "not set (all zero)");
+	assert_true(pc_model_time_nanos(f->m) == 0);
 }
 
 static void test_time_invalid(void **state)
@@ -632,15 +632,15 @@ static void test_time_invalid(void **state)
 	struct fixture *f = *state;
 
 	for (size_t i = 0; i < PC_ARRAY_SIZE(bad); i++) {
-		pc_model_release(&f->m);
-		pc_model_init(&f->m);
-		seed_sample(&f->m);
+		pc_model_free(f->m);
+		f->m = pc_model_new();
+		seed_sample(f->m);
 		put_time(f->hdr, bad[i]);
 		assert_int_equal(read_header(f), 0);
-		assert_true(f->m.time_nanos == 0);
-		assert_int_equal(strncmp(fact(&f->m, "vsp.creation_time"), "invalid (year ", 14), 0);
+		assert_true(pc_model_time_nanos(f->m) == 0);
+		assert_int_equal(strncmp(fact(f->m, "vsp.creation_time"), "invalid (year ", 14), 0);
 	}
-	assert_fact(&f->m, "vsp.creation_time", "invalid (year 2024, month 3, day_of_week 2, "
+	assert_fact(f->m, "vsp.creation_time", "invalid (year 2024, month 3, day_of_week 2, "
 		    "day 0, hour 0, minute 0, second 0, milliseconds 0)");
 }
 
@@ -651,9 +651,9 @@ static void test_time_leap_day_and_wrong_weekday(void **state)
 
 	put_time(f->hdr, leap); /* 2024-02-29 was a Thursday, not a Monday */
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.creation_time", "2024-02-29 23:59:59.999 UTC (Thursday; the "
+	assert_fact(f->m, "vsp.creation_time", "2024-02-29 23:59:59.999 UTC (Thursday; the "
 		    "stored day_of_week 1 says Monday)");
-	assert_true(f->m.time_nanos == INT64_C(1709251199999000000));
+	assert_true(pc_model_time_nanos(f->m) == INT64_C(1709251199999000000));
 }
 
 static void test_time_before_1970(void **state)
@@ -663,7 +663,7 @@ static void test_time_before_1970(void **state)
 
 	put_time(f->hdr, old);
 	assert_int_equal(read_header(f), 0);
-	assert_true(f->m.time_nanos == INT64_C(-1000000000));
+	assert_true(pc_model_time_nanos(f->m) == INT64_C(-1000000000));
 }
 
 static void test_time_not_representable(void **state)
@@ -673,8 +673,8 @@ static void test_time_not_representable(void **state)
 
 	put_time(f->hdr, far);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.creation_time", "3000-01-01 00:00:00.000 UTC (Wednesday)");
-	assert_true(f->m.time_nanos == 0);
+	assert_fact(f->m, "vsp.creation_time", "3000-01-01 00:00:00.000 UTC (Wednesday)");
+	assert_true(pc_model_time_nanos(f->m) == 0);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_non_null(strstr(f->ctx.warnings[0].text, "creation_time 3000-01-01 is outside"));
 }
@@ -684,10 +684,10 @@ static void test_earlier_time_kept(void **state)
 	static const uint16_t t[8] = { 2024, 3, 2, 5, 14, 7, 9, 250 };
 	struct fixture *f = *state;
 
-	f->m.time_nanos = 42;
+	pc_model_set_time(f->m, 42, pc_model_duration_nanos(f->m));
 	put_time(f->hdr, t);
 	assert_int_equal(read_header(f), 0);
-	assert_true(f->m.time_nanos == 42);
+	assert_true(pc_model_time_nanos(f->m) == 42);
 	assert_int_equal(f->ctx.nwarnings, 1);
 }
 
@@ -699,10 +699,10 @@ static void test_flags(void **state)
 
 	put32(f->hdr + 156, 0xffffffff);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.flags", "0xffffffff (allocation, 64-bit, lifetime, managed, "
+	assert_fact(f->m, "vsp.flags", "0xffffffff (allocation, 64-bit, lifetime, managed, "
 		    "unsupported CLR, DHP happened, TIP, JScript, UMS app terminated, "
 		    "unnamed bits 0xffffe017)");
-	assert_fact(&f->m, "vsp.magic", "0x454c504d (bytes 4d 50 4c 45, \"MPLE\")");
+	assert_fact(f->m, "vsp.magic", "0x454c504d (bytes 4d 50 4c 45, \"MPLE\")");
 }
 
 static void test_no_flags(void **state)
@@ -710,7 +710,7 @@ static void test_no_flags(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.flags", "0x00000000 (none)");
+	assert_fact(f->m, "vsp.flags", "0x00000000 (none)");
 }
 
 static void test_unknown_enums(void **state)
@@ -725,18 +725,18 @@ static void test_unknown_enums(void **state)
 	put32(f->hdr + 2260, 7);
 	put32(f->hdr + 2276, 4);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.collection_type", "3 (unknown)");
-	assert_fact(&f->m, "vsp.sampling_type", "2 (unknown)");
-	assert_fact(&f->m, "vsp.graceful_exit", "7 (unknown)");
-	assert_fact(&f->m, "vsp.cpu_vendor", "0 (unknown)");
-	assert_fact(&f->m, "vsp.cpu_architecture", "7 (unknown)");
-	assert_int_equal(f->m.period_type.type, 0);
-	assert_int_equal(f->m.period, 0);
-	assert_string_equal(pc_str(&f->m, f->m.comments[0]), "VSP collection: unknown (3)");
-	assert_string_equal(pc_str(&f->m, f->m.comments[2]),
+	assert_fact(f->m, "vsp.collection_type", "3 (unknown)");
+	assert_fact(f->m, "vsp.sampling_type", "2 (unknown)");
+	assert_fact(f->m, "vsp.graceful_exit", "7 (unknown)");
+	assert_fact(f->m, "vsp.cpu_vendor", "0 (unknown)");
+	assert_fact(f->m, "vsp.cpu_architecture", "7 (unknown)");
+	assert_int_equal(pc_model_period_type(f->m)->type, 0);
+	assert_int_equal(pc_model_period(f->m), 0);
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 0)), "VSP collection: unknown (3)");
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 2)),
 			    "VSP CPU: vendor unknown, architecture unknown, family 0 model 0 "
 			    "stepping 0, 0 MHz");
-	assert_string_equal(pc_str(&f->m, f->m.comments[3]),
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 3)),
 			    "VSP OS: Windows NT 4.0 build 0 (unknown Windows version)");
 }
 
@@ -749,16 +749,16 @@ static void test_period_per_sampling_type(void **state)
 	struct fixture *f = *state;
 
 	for (size_t i = 0; i < PC_ARRAY_SIZE(kinds); i++) {
-		pc_model_release(&f->m);
-		pc_model_init(&f->m);
-		seed_sample(&f->m);
+		pc_model_free(f->m);
+		f->m = pc_model_new();
+		seed_sample(f->m);
 		put32(f->hdr + 164, 4);
 		put32(f->hdr + 168, kinds[i].type);
 		put32(f->hdr + 172, 1000 + (uint32_t)i);
 		assert_int_equal(read_header(f), 0);
-		assert_string_equal(pc_str(&f->m, f->m.period_type.type), kinds[i].name);
-		assert_string_equal(pc_str(&f->m, f->m.period_type.unit), "count");
-		assert_int_equal(f->m.period, 1000 + i);
+		assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->type), kinds[i].name);
+		assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->unit), "count");
+		assert_int_equal(pc_model_period(f->m), 1000 + i);
 	}
 }
 
@@ -768,21 +768,20 @@ static void test_no_period_without_interval(void **state)
 
 	put32(f->hdr + 168, 1);
 	assert_int_equal(read_header(f), 0);
-	assert_int_equal(f->m.period, 0);
-	assert_int_equal(f->m.period_type.type, 0);
+	assert_int_equal(pc_model_period(f->m), 0);
+	assert_int_equal(pc_model_period_type(f->m)->type, 0);
 }
 
 static void test_earlier_period_kept(void **state)
 {
 	struct fixture *f = *state;
 
-	f->m.period_type.type = pc_model_intern_cstr(&f->m, "cpu");
-	f->m.period_type.unit = pc_model_intern_cstr(&f->m, "nanoseconds");
-	f->m.period = 1000;
+	pc_model_set_period(f->m, pc_model_intern_cstr(f->m, "cpu"),
+			    pc_model_intern_cstr(f->m, "nanoseconds"), 1000);
 	put32(f->hdr + 168, 1);
 	put32(f->hdr + 172, 5000);
 	assert_int_equal(read_header(f), 0);
-	assert_int_equal(f->m.period, 1000);
+	assert_int_equal(pc_model_period(f->m), 1000);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_string_equal(f->ctx.warnings[0].text, "vsp: the period of an earlier input is kept; "
 			    "the VSP header's (cycles every 5000) is only a fact");
@@ -797,9 +796,9 @@ static void test_cpu_info_extended_family(void **state)
 	put32(f->hdr + 2280, 1);
 	put32(f->hdr + 2284, 7601);
 	assert_int_equal(read_header(f), 0);
-	assert_fact(&f->m, "vsp.cpu_info", "0x00a20f12 (as a CPUID signature: family 25, "
+	assert_fact(f->m, "vsp.cpu_info", "0x00a20f12 (as a CPUID signature: family 25, "
 		    "model 33, stepping 2)");
-	assert_string_equal(pc_str(&f->m, f->m.comments[3]),
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 3)),
 			    "VSP OS: Windows NT 6.1 build 7601 (Windows 7 or Server 2008 R2)");
 }
 

@@ -46,7 +46,7 @@ static int begin(struct fixture *f, struct vsperf_builder *b, enum vsperf_report
 {
 	struct vsperf_layout layout = { .report = report, .counts = counts, .reals = reals };
 
-	vsperf_builder_init(b, &f->ctx, &f->m, "vsperf-xml");
+	vsperf_builder_init(b, &f->ctx, f->m, "vsperf-xml");
 	return vsperf_builder_begin(b, &layout, 3, 7);
 }
 
@@ -72,7 +72,7 @@ static void test_rows_and_finish_need_a_begin(void **state)
 	struct vsperf_builder b;
 	struct vsperf_row row = row_named(VSPERF_ROOT, "f", 4);
 
-	vsperf_builder_init(&b, &f->ctx, &f->m, "vsperf-xml");
+	vsperf_builder_init(&b, &f->ctx, f->m, "vsperf-xml");
 	assert_int_equal(vsperf_builder_add(&b, &row), -1);
 	assert_error(f, 4, 1, "a row before the report's header");
 	pc_error_clear(&f->ctx.err);
@@ -96,11 +96,11 @@ static void test_texts_are_copied(void **state)
 	memcpy(module, "XXXXX", 5);
 	assert_int_equal(vsperf_builder_finish(&b, 3), 0);
 	vsperf_builder_release(&b);
-	assert_int_equal(f->m.nframes, 1);
-	assert_string_equal(pc_str(&f->m, f->m.frames[0].function), "first");
-	assert_string_equal(pc_str(&f->m, pc_model_module(&f->m, 1)->name), "a.dll");
-	assert_int_equal(f->m.nsources, 1);
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "vsperf");
+	assert_int_equal(pc_model_nframes(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_frame(f->m, (uint32_t)(0) + 1)->function), "first");
+	assert_string_equal(pc_str(f->m, pc_model_module(f->m, 1)->name), "a.dll");
+	assert_int_equal(pc_model_nsources(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "vsperf");
 }
 
 static void test_unknown_row_types(void **state)
@@ -130,10 +130,10 @@ static void test_pids_beyond_an_address_space(void **state)
 	assert_int_equal(vsperf_builder_add(&b, &row), 0);
 	assert_int_equal(vsperf_builder_finish(&b, 3), 0);
 	vsperf_builder_release(&b);
-	pc_model_finalize(&f->m);
-	assert_int_equal(f->m.nmodules, 1);
-	assert_int_equal(pc_model_module(&f->m, 1)->space, 0);
-	assert_int_equal(f->m.nsamples, 2); /* still two processes by their pid labels */
+	pc_model_finalize(f->m);
+	assert_int_equal(pc_model_nmodules(f->m), 1);
+	assert_int_equal(pc_model_module(f->m, 1)->space, 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2); /* still two processes by their pid labels */
 }
 
 static const unsigned ide_counts = COUNT(VSPERF_CALLS);
@@ -167,13 +167,13 @@ static void test_weights_that_are_not_numbers_count_as_zero(void **state)
 		assert_int_equal(vsperf_builder_add(&b, &rows[i]), 0);
 	assert_int_equal(vsperf_builder_finish(&b, 6), 0);
 	vsperf_builder_release(&b);
-	pc_model_finalize(&f->m);
+	pc_model_finalize(f->m);
 	/* 2 x 5.0 = 10 ticks, shared equally by c and d (both capped weights) */
-	for (size_t i = 0; i < f->m.nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(&f->m, f->m.samples[i].stack, &n);
-		const char *leaf = pc_str(&f->m, pc_model_frame(&f->m, frames[0])->function);
-		uint64_t ticks = pc_model_values(&f->m, i)[0];
+		const uint32_t *frames = pc_model_stack(f->m, pc_model_sample(f->m, i)->stack, &n);
+		const char *leaf = pc_str(f->m, pc_model_frame(f->m, frames[0])->function);
+		uint64_t ticks = pc_model_values(f->m, i)[0];
 
 		assert_int_equal(ticks, !strcmp(leaf, "c") || !strcmp(leaf, "d") ? 5 : 0);
 	}
@@ -209,12 +209,12 @@ static void test_process_name_beats_the_level_0_name(void **state)
 	assert_int_equal(vsperf_builder_add(&b, &child), 0);
 	assert_int_equal(vsperf_builder_finish(&b, 4), 0);
 	vsperf_builder_release(&b);
-	pc_model_finalize(&f->m);
-	assert_int_equal(f->m.nsamples, 1);
-	labels = pc_model_labelset(&f->m, f->m.samples[0].labels, &n);
+	pc_model_finalize(f->m);
+	assert_int_equal(pc_model_nsamples(f->m), 1);
+	labels = pc_model_labelset(f->m, pc_model_sample(f->m, 0)->labels, &n);
 	assert_int_equal(n, 2);
-	assert_string_equal(pc_str(&f->m, pc_model_label(&f->m, labels[0])->str), "real.exe");
-	assert_int_equal(pc_model_label(&f->m, labels[1])->num, 42);
+	assert_string_equal(pc_str(f->m, pc_model_label(f->m, labels[0])->str), "real.exe");
+	assert_int_equal(pc_model_label(f->m, labels[1])->num, 42);
 }
 
 static enum vsperf_number count_of(const char *s, uint64_t max, uint64_t *out)

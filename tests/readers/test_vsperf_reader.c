@@ -48,7 +48,7 @@ extern const struct pc_writer pc_dump_writer;
 static int read_bytes_named(struct fixture *f, const char *name, const void *data,
 			    size_t size, bool pipe)
 {
-	return pct_read_memory(&f->ctx, &f->m, &pc_vsperf_reader, name, data, size, pipe);
+	return pct_read_memory(&f->ctx, f->m, &pc_vsperf_reader, name, data, size, pipe);
 }
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
@@ -63,8 +63,8 @@ static int read_text(struct fixture *f, const char *text)
 
 static int column_of(const struct pc_model *m, const char *type)
 {
-	for (size_t i = 0; i < m->ncolumns; i++)
-		if (!strcmp(pc_str(m, m->columns[i].type), type))
+	for (size_t i = 0; i < pc_model_ncolumns(m); i++)
+		if (!strcmp(pc_str(m, pc_model_column(m, i)->type), type))
 			return (int)i;
 	return -1;
 }
@@ -78,7 +78,7 @@ static const char *frame_name(const struct pc_model *m, uint32_t frame)
 static int64_t sample_pid(const struct pc_model *m, size_t i)
 {
 	size_t n;
-	const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &n);
+	const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, i)->labels, &n);
 
 	for (size_t k = 0; k < n; k++) {
 		const struct pc_label *label = pc_model_label(m, labels[k]);
@@ -93,7 +93,7 @@ static int64_t sample_pid(const struct pc_model *m, size_t i)
 static const char *sample_comm(const struct pc_model *m, size_t i)
 {
 	size_t n;
-	const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &n);
+	const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, i)->labels, &n);
 
 	for (size_t k = 0; k < n; k++) {
 		const struct pc_label *label = pc_model_label(m, labels[k]);
@@ -108,7 +108,7 @@ static const char *sample_comm(const struct pc_model *m, size_t i)
 static void stack_text(const struct pc_model *m, size_t i, char *buf, size_t size)
 {
 	size_t n, used = 0;
-	const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+	const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 
 	buf[0] = '\0';
 	for (size_t k = n; k-- > 0;) {
@@ -124,11 +124,11 @@ static const struct pc_sample *find_sample(const struct pc_model *m, const char 
 {
 	char buf[4096];
 
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		stack_text(m, i, buf, sizeof(buf));
 		if (!strcmp(buf, text) && (pid < 0 || sample_pid(m, i) == pid)) {
 			*index = i;
-			return &m->samples[i];
+			return pc_model_sample(m, i);
 		}
 	}
 	return NULL;
@@ -150,10 +150,10 @@ static int64_t value_of(const struct pc_model *m, const char *stack, int64_t pid
 /* The count of the call arc from -> to (function names); -1 when there is none. */
 static int64_t arc_count(const struct pc_model *m, const char *from, const char *to)
 {
-	for (size_t i = 0; i < m->narcs; i++)
-		if (m->arcs[i].kind == PC_ARC_CALL && !strcmp(frame_name(m, m->arcs[i].from), from) &&
-		    !strcmp(frame_name(m, m->arcs[i].to), to))
-			return (int64_t)m->arcs[i].count;
+	for (size_t i = 0; i < pc_model_narcs(m); i++)
+		if (pc_model_arc(m, i)->kind == PC_ARC_CALL && !strcmp(frame_name(m, pc_model_arc(m, i)->from), from) &&
+		    !strcmp(frame_name(m, pc_model_arc(m, i)->to), to))
+			return (int64_t)pc_model_arc(m, i)->count;
 	return -1;
 }
 
@@ -163,7 +163,7 @@ static uint64_t column_total(const struct pc_model *m, const char *column)
 	uint64_t total = 0;
 
 	assert_true(c >= 0);
-	for (size_t i = 0; i < m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
 		total += pc_model_values(m, i)[c];
 	return total;
 }
@@ -173,10 +173,10 @@ static const struct pc_frame *frame_named(const struct pc_model *m, const char *
 {
 	const struct pc_frame *found = NULL;
 
-	for (size_t i = 0; i < m->nframes; i++)
-		if (!strcmp(pc_str(m, m->frames[i].function), name)) {
+	for (size_t i = 0; i < pc_model_nframes(m); i++)
+		if (!strcmp(pc_str(m, pc_model_frame(m, (uint32_t)(i) + 1)->function), name)) {
 			assert_null(found);
-			found = &m->frames[i];
+			found = pc_model_frame(m, (uint32_t)(i) + 1);
 		}
 	assert_non_null(found);
 	return found;
@@ -184,9 +184,9 @@ static const struct pc_frame *frame_named(const struct pc_model *m, const char *
 
 static bool has_fact(const struct pc_model *m, const char *key, const char *value)
 {
-	for (size_t i = 0; i < m->nfacts; i++)
-		if (!strcmp(pc_str(m, m->facts[i].key), key) &&
-		    !strcmp(pc_str(m, m->facts[i].value), value))
+	for (size_t i = 0; i < pc_model_nfacts(m); i++)
+		if (!strcmp(pc_str(m, pc_model_fact(m, i)->key), key) &&
+		    !strcmp(pc_str(m, pc_model_fact(m, i)->value), value))
 			return true;
 	return false;
 }
@@ -212,10 +212,10 @@ static char *dump_of(const void *data, size_t size, bool pipe)
 	size_t len;
 
 	pc_ctx_init(&f.ctx);
-	pc_model_init(&f.m);
+	f.m = pc_model_new();
 	assert_int_equal(read_bytes_named(&f, "test.csv", data, size, pipe), 0);
-	assert_int_equal(pct_write_model(&f.ctx, &f.m, &pc_dump_writer, &text, &len), 0);
-	pc_model_release(&f.m);
+	assert_int_equal(pct_write_model(&f.ctx, f.m, &pc_dump_writer, &text, &len), 0);
+	pc_model_free(f.m);
 	return text;
 }
 
@@ -281,53 +281,53 @@ static void test_sampling_caller_callee(void **state)
 
 	assert_int_equal(read_text(f, sampling_report), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_int_equal(f->m.nsources, 1);
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "vsperf");
-	assert_int_equal(f->m.ncomments, 1);
-	assert_string_equal(pc_str(&f->m, f->m.comments[0]), "Visual Studio CallerCallee summary: "
+	assert_int_equal(pc_model_nsources(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "vsperf");
+	assert_int_equal(pc_model_ncomments(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 0)), "Visual Studio CallerCallee summary: "
 			    "no call stacks; inclusive values are per function and do not add up");
-	assert_true(has_fact(&f->m, "vsperf.report", "CallerCallee"));
-	assert_true(has_fact(&f->m, "vsperf.flavour", "sampling"));
-	assert_int_equal(f->m.ncolumns, 2);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "samples");
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].unit), "count");
-	assert_string_equal(pc_str(&f->m, f->m.columns[1].type), "inclusive_samples");
-	assert_string_equal(pc_str(&f->m, f->m.columns[1].unit), "count");
-	assert_int_equal(f->m.default_column, 0);
-	assert_int_equal(f->m.arc_self_column, 0);
-	assert_int_equal(f->m.arc_total_column, 1);
+	assert_true(has_fact(f->m, "vsperf.report", "CallerCallee"));
+	assert_true(has_fact(f->m, "vsperf.flavour", "sampling"));
+	assert_int_equal(pc_model_ncolumns(f->m), 2);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "samples");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->unit), "count");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 1)->type), "inclusive_samples");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 1)->unit), "count");
+	assert_int_equal(pc_model_default_column(f->m), 0);
+	assert_int_equal(pc_model_arc_self_column(f->m), 0);
+	assert_int_equal(pc_model_arc_total_column(f->m), 1);
 	/* one one-frame sample per Root row */
-	assert_int_equal(f->m.nsamples, 3);
-	assert_int_equal(value_of(&f->m, "_main", 6360, "samples"), 1);
-	assert_int_equal(value_of(&f->m, "_main", 6360, "inclusive_samples"), 9);
-	assert_int_equal(value_of(&f->m, "_free", 6360, "samples"), 8);
-	assert_int_equal(value_of(&f->m, "_free", 6360, "inclusive_samples"), 8);
-	assert_int_equal(value_of(&f->m, "_mainCRTStartup", 6360, "samples"), 1);
-	assert_int_equal(value_of(&f->m, "_mainCRTStartup", 6360, "inclusive_samples"), 10);
-	assert_int_equal(column_total(&f->m, "samples"), 10);
-	for (size_t i = 0; i < f->m.nsamples; i++)
-		assert_string_equal(sample_comm(&f->m, i), "a.exe");
+	assert_int_equal(pc_model_nsamples(f->m), 3);
+	assert_int_equal(value_of(f->m, "_main", 6360, "samples"), 1);
+	assert_int_equal(value_of(f->m, "_main", 6360, "inclusive_samples"), 9);
+	assert_int_equal(value_of(f->m, "_free", 6360, "samples"), 8);
+	assert_int_equal(value_of(f->m, "_free", 6360, "inclusive_samples"), 8);
+	assert_int_equal(value_of(f->m, "_mainCRTStartup", 6360, "samples"), 1);
+	assert_int_equal(value_of(f->m, "_mainCRTStartup", 6360, "inclusive_samples"), 10);
+	assert_int_equal(column_total(f->m, "samples"), 10);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++)
+		assert_string_equal(sample_comm(f->m, i), "a.exe");
 	/* Caller rows are the arcs; Callee rows only check them */
-	assert_int_equal(f->m.narcs, 2);
-	assert_int_equal(arc_count(&f->m, "_mainCRTStartup", "_main"), 9);
-	assert_int_equal(arc_count(&f->m, "_main", "_free"), 8);
+	assert_int_equal(pc_model_narcs(f->m), 2);
+	assert_int_equal(arc_count(f->m, "_mainCRTStartup", "_main"), 9);
+	assert_int_equal(arc_count(f->m, "_main", "_free"), 8);
 	/* frames: module path, absolute address, file and line */
-	assert_int_equal(f->m.nframes, 3);
-	frame = frame_named(&f->m, "_main");
+	assert_int_equal(pc_model_nframes(f->m), 3);
+	frame = frame_named(f->m, "_main");
 	assert_int_equal(frame->flags, PC_FRAME_HAS_ADDRESS | PC_FRAME_ABSOLUTE);
 	assert_int_equal(frame->address, 0x401690);
-	assert_string_equal(pc_str(&f->m, frame->file), "c:\\src\\a.cpp");
+	assert_string_equal(pc_str(f->m, frame->file), "c:\\src\\a.cpp");
 	assert_int_equal(frame->line, 72);
-	module = pc_model_module(&f->m, frame->module);
-	assert_string_equal(pc_str(&f->m, module->name), "C:\\a\\a.exe");
+	module = pc_model_module(f->m, frame->module);
+	assert_string_equal(pc_str(f->m, module->name), "C:\\a\\a.exe");
 	assert_int_equal(module->space, 6361);
 	assert_true(module->has_range);
 	assert_int_equal(module->start, 0x401690);
 	assert_int_equal(module->limit, 0x402C8F);
-	frame = frame_named(&f->m, "_free");
+	frame = frame_named(f->m, "_free");
 	assert_int_equal(frame->file, 0);
 	assert_int_equal(frame->line, 0);
-	assert_int_equal(f->m.nmodules, 2);
+	assert_int_equal(pc_model_nmodules(f->m), 2);
 }
 
 static void test_labels_are_comm_and_pid(void **state)
@@ -337,14 +337,14 @@ static void test_labels_are_comm_and_pid(void **state)
 	const uint32_t *labels;
 
 	assert_int_equal(read_text(f, sampling_report), 0);
-	assert_non_null(find_sample(&f->m, "_main", -1, &i));
-	labels = pc_model_labelset(&f->m, f->m.samples[i].labels, &n);
+	assert_non_null(find_sample(f->m, "_main", -1, &i));
+	labels = pc_model_labelset(f->m, pc_model_sample(f->m, i)->labels, &n);
 	assert_int_equal(n, 2);
-	assert_string_equal(pc_str(&f->m, pc_model_label(&f->m, labels[0])->key), "comm");
-	assert_string_equal(pc_str(&f->m, pc_model_label(&f->m, labels[0])->str), "a.exe");
-	assert_string_equal(pc_str(&f->m, pc_model_label(&f->m, labels[1])->key), "pid");
-	assert_int_equal(pc_model_label(&f->m, labels[1])->num, 6360);
-	assert_string_equal(pc_str(&f->m, pc_model_label(&f->m, labels[1])->unit), "pid");
+	assert_string_equal(pc_str(f->m, pc_model_label(f->m, labels[0])->key), "comm");
+	assert_string_equal(pc_str(f->m, pc_model_label(f->m, labels[0])->str), "a.exe");
+	assert_string_equal(pc_str(f->m, pc_model_label(f->m, labels[1])->key), "pid");
+	assert_int_equal(pc_model_label(f->m, labels[1])->num, 6360);
+	assert_string_equal(pc_str(f->m, pc_model_label(f->m, labels[1])->unit), "pid");
 }
 
 /* --- CallerCallee, instrumentation --- */
@@ -374,31 +374,31 @@ static void test_instrumentation_caller_callee(void **state)
 
 	assert_int_equal(read_text(f, instrumentation_report), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_true(has_fact(&f->m, "vsperf.flavour", "instrumentation"));
-	assert_int_equal(f->m.ncolumns, 5);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "elapsed_exclusive");
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].unit), "ticks");
-	assert_string_equal(pc_str(&f->m, f->m.columns[1].type), "elapsed_inclusive");
-	assert_string_equal(pc_str(&f->m, f->m.columns[2].type), "application_exclusive");
-	assert_string_equal(pc_str(&f->m, f->m.columns[3].type), "application_inclusive");
-	assert_string_equal(pc_str(&f->m, f->m.columns[3].unit), "ticks");
-	assert_string_equal(pc_str(&f->m, f->m.columns[4].type), "calls");
-	assert_string_equal(pc_str(&f->m, f->m.columns[4].unit), "count");
-	assert_int_equal(f->m.default_column, 0);
-	assert_int_equal(f->m.arc_self_column, 0);
-	assert_int_equal(f->m.arc_total_column, 1);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(value_of(&f->m, "Fib(int)", 3320, "elapsed_exclusive"), 76251);
-	assert_int_equal(value_of(&f->m, "Fib(int)", 3320, "elapsed_inclusive"), 76683);
-	assert_int_equal(value_of(&f->m, "Fib(int)", 3320, "application_exclusive"), 76200);
-	assert_int_equal(value_of(&f->m, "Fib(int)", 3320, "application_inclusive"), 76600);
-	assert_int_equal(value_of(&f->m, "Fib(int)", 3320, "calls"), 500);
-	assert_int_equal(value_of(&f->m, "DoStuff(void)", 3320, "elapsed_exclusive"), 3317);
-	assert_int_equal(value_of(&f->m, "DoStuff(void)", 3320, "calls"), 1);
+	assert_true(has_fact(f->m, "vsperf.flavour", "instrumentation"));
+	assert_int_equal(pc_model_ncolumns(f->m), 5);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "elapsed_exclusive");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->unit), "ticks");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 1)->type), "elapsed_inclusive");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 2)->type), "application_exclusive");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 3)->type), "application_inclusive");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 3)->unit), "ticks");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 4)->type), "calls");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 4)->unit), "count");
+	assert_int_equal(pc_model_default_column(f->m), 0);
+	assert_int_equal(pc_model_arc_self_column(f->m), 0);
+	assert_int_equal(pc_model_arc_total_column(f->m), 1);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "Fib(int)", 3320, "elapsed_exclusive"), 76251);
+	assert_int_equal(value_of(f->m, "Fib(int)", 3320, "elapsed_inclusive"), 76683);
+	assert_int_equal(value_of(f->m, "Fib(int)", 3320, "application_exclusive"), 76200);
+	assert_int_equal(value_of(f->m, "Fib(int)", 3320, "application_inclusive"), 76600);
+	assert_int_equal(value_of(f->m, "Fib(int)", 3320, "calls"), 500);
+	assert_int_equal(value_of(f->m, "DoStuff(void)", 3320, "elapsed_exclusive"), 3317);
+	assert_int_equal(value_of(f->m, "DoStuff(void)", 3320, "calls"), 1);
 	/* the recursive self-caller row: an arc of 0 elapsed inclusive time */
-	assert_int_equal(f->m.narcs, 2);
-	assert_int_equal(arc_count(&f->m, "DoStuff(void)", "Fib(int)"), 76683);
-	assert_int_equal(arc_count(&f->m, "Fib(int)", "Fib(int)"), 0);
+	assert_int_equal(pc_model_narcs(f->m), 2);
+	assert_int_equal(arc_count(f->m, "DoStuff(void)", "Fib(int)"), 76683);
+	assert_int_equal(arc_count(f->m, "Fib(int)", "Fib(int)"), 0);
 }
 
 /* --- frames --- */
@@ -415,11 +415,11 @@ static void test_functions_are_keyed_by_process_module_and_address(void **state)
 				      "Root,f,3,3,C:\\a.exe,0x1000,1\n"
 				      "Root,f,4,4,C:\\a.exe,0x2000,1\n"
 				      "Root,f,5,5,C:\\a.exe,0x1000,2\n"), 0);
-	assert_int_equal(f->m.nsamples, 5);
-	assert_int_equal(f->m.nframes, 5);
-	assert_int_equal(f->m.nmodules, 4);
+	assert_int_equal(pc_model_nsamples(f->m), 5);
+	assert_int_equal(pc_model_nframes(f->m), 5);
+	assert_int_equal(pc_model_nmodules(f->m), 4);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_int_equal(column_total(&f->m, "samples"), 15);
+	assert_int_equal(column_total(f->m, "samples"), 15);
 }
 
 static void test_a_caller_row_makes_the_frame_its_root_row_reuses(void **state)
@@ -434,11 +434,11 @@ static void test_a_caller_row_makes_the_frame_its_root_row_reuses(void **state)
 				      "Root,f,1,1,a.c,10,a.exe,0x10\n"
 				      "Caller,g,1,0,a.c,20,a.exe,0x20\n"
 				      "Root,g,1,0,a.c,21,a.exe,0x20\n"), 0);
-	assert_int_equal(f->m.nframes, 2);
-	frame = frame_named(&f->m, "g");
+	assert_int_equal(pc_model_nframes(f->m), 2);
+	frame = frame_named(f->m, "g");
 	assert_int_equal(frame->line, 20);
-	assert_int_equal(value_of(&f->m, "g", -1, "inclusive_samples"), 1);
-	assert_int_equal(arc_count(&f->m, "g", "f"), 1);
+	assert_int_equal(value_of(f->m, "g", -1, "inclusive_samples"), 1);
+	assert_int_equal(arc_count(f->m, "g", "f"), 1);
 }
 
 static void test_functions_without_address_are_keyed_by_name(void **state)
@@ -449,10 +449,10 @@ static void test_functions_without_address_are_keyed_by_name(void **state)
 				      "Module Name\n"
 				      "Root,f,1,1,a.exe\nRoot,g,2,2,a.exe\nRoot,f,3,3,b.dll\n"
 				      "Caller,g,1,0,a.exe\n"), 0);
-	assert_int_equal(f->m.nframes, 3);
-	assert_int_equal(f->m.nmodules, 2);
-	assert_int_equal(pc_model_frame(&f->m, f->m.arcs[0].from)->flags, 0);
-	assert_int_equal(arc_count(&f->m, "g", "f"), 1);
+	assert_int_equal(pc_model_nframes(f->m), 3);
+	assert_int_equal(pc_model_nmodules(f->m), 2);
+	assert_int_equal(pc_model_frame(f->m, pc_model_arc(f->m, 0)->from)->flags, 0);
+	assert_int_equal(arc_count(f->m, "g", "f"), 1);
 }
 
 static void test_the_unknown_frame(void **state)
@@ -466,19 +466,19 @@ static void test_the_unknown_frame(void **state)
 				   "\"p.exe\",6360,\n"
 				   "\"Root\",\"x\",1,1,1.00,1.00,\"\",0,\"UNKNOWN\",\"UNKNOWN\","
 				   "0x1234,\"x\",\"p.exe\",6360,\n"
-				   "\"Root\",\"y\",1,1,1.00,1.00,\"\",0,\"m.dll\",\"C:\\m.dll\","
+				   "\"Root\",\"y\",1,1,1.00,1.00,\"\",0,\"m->dll\",\"C:\\m->dll\","
 				   "0xBAADF00D,\"y\",\"p.exe\",6360,\n"), 0);
-	assert_int_equal(f->m.nmodules, 0);
-	assert_int_equal(f->m.nframes, 3);
-	for (size_t i = 0; i < f->m.nframes; i++) {
-		frame = &f->m.frames[i];
+	assert_int_equal(pc_model_nmodules(f->m), 0);
+	assert_int_equal(pc_model_nframes(f->m), 3);
+	for (size_t i = 0; i < pc_model_nframes(f->m); i++) {
+		frame = pc_model_frame(f->m, (uint32_t)(i) + 1);
 		assert_int_equal(frame->module, 0);
 		assert_int_equal(frame->flags, 0);
 		assert_int_equal(frame->address, 0);
 		assert_int_equal(frame->file, 0);
 		assert_int_equal(frame->line, 0);
 	}
-	assert_int_equal(value_of(&f->m, "Unknown Frame(s)", 6360, "inclusive_samples"), 34);
+	assert_int_equal(value_of(f->m, "Unknown Frame(s)", 6360, "inclusive_samples"), 34);
 }
 
 /* --- the lexical grammar --- */
@@ -496,10 +496,10 @@ static void test_quoting_commas_and_doubled_quotes(void **state)
 				      "  \"Root\" , \"say(\"\"hi, \"\"\"\"there\"\"\"\")\" ,5,0,"
 				      "\"say(\"\"hi, \"\"\"\"there\"\"\"\")\"\n"), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_int_equal(value_of(&f->m, "std::map<int,int>::find(int const &) ", -1,
+	assert_int_equal(value_of(f->m, "std::map<int,int>::find(int const &) ", -1,
 				  "samples"), 2);
-	assert_int_equal(value_of(&f->m, "say(\"hi, \"\"there\"\")", -1, "inclusive_samples"), 5);
-	assert_int_equal(arc_count(&f->m, "say(\"hi, \"\"there\"\")",
+	assert_int_equal(value_of(f->m, "say(\"hi, \"\"there\"\")", -1, "inclusive_samples"), 5);
+	assert_int_equal(arc_count(f->m, "say(\"hi, \"\"there\"\")",
 				   "std::map<int,int>::find(int const &) "), 5);
 }
 
@@ -522,8 +522,8 @@ static void test_line_ends_blank_lines_and_trailing_commas(void **state)
 	free(crlf);
 	assert_int_equal(read_text(f, "Type,Function Name,Inclusive Samples,Exclusive Samples,\n"
 				      "Root,f,3,1,\nCaller,g,3,0,\n\nRoot,g,3,2,"), 0);
-	assert_int_equal(value_of(&f->m, "g", -1, "samples"), 2);
-	assert_int_equal(arc_count(&f->m, "g", "f"), 3);
+	assert_int_equal(value_of(f->m, "g", -1, "samples"), 2);
+	assert_int_equal(arc_count(f->m, "g", "f"), 3);
 }
 
 static void test_type_numbers_and_case(void **state)
@@ -534,10 +534,10 @@ static void test_type_numbers_and_case(void **state)
 				      "0,f,3,1\n1,g,2,0\nCALLER,h,1,0\n2,k,2,2\n"
 				      " root ,g,2,0\ncallee,f,2,1\nRoot,h,1,0\n\"cAlLeE\",f,1,1\n"
 				      "Root,k,2,2\n"), 0);
-	assert_int_equal(f->m.nsamples, 4);
-	assert_int_equal(arc_count(&f->m, "g", "f"), 2);
-	assert_int_equal(arc_count(&f->m, "h", "f"), 1);
-	assert_int_equal(f->m.narcs, 2);
+	assert_int_equal(pc_model_nsamples(f->m), 4);
+	assert_int_equal(arc_count(f->m, "g", "f"), 2);
+	assert_int_equal(arc_count(f->m, "h", "f"), 1);
+	assert_int_equal(pc_model_narcs(f->m), 2);
 	assert_int_equal(f->ctx.nwarnings, 1); /* f -> k is only a Callee row */
 }
 
@@ -553,17 +553,17 @@ static void test_grouped_numbers(void **state)
 				      "Root,d,\"8\xc2\xa0" "735\",\"8\xe2\x80\xaf" "735\",1\n"
 				      "Root,e, 12 ,\" 0012 \",1\n"
 				      "Root,g,\"1,00,000\",1,1\n"), 0);
-	assert_int_equal(value_of(&f->m, "a", 1000, "inclusive_samples"), 8735);
-	assert_int_equal(value_of(&f->m, "a", 1000, "samples"), 2893824);
-	assert_int_equal(value_of(&f->m, "b", 1, "inclusive_samples"), 8735);
-	assert_int_equal(value_of(&f->m, "b", 1, "samples"), 1234567);
-	assert_int_equal(value_of(&f->m, "c", 1, "inclusive_samples"), 8735);
-	assert_int_equal(value_of(&f->m, "c", 1, "samples"), 8735);
-	assert_int_equal(value_of(&f->m, "d", 1, "inclusive_samples"), 8735);
-	assert_int_equal(value_of(&f->m, "d", 1, "samples"), 8735);
-	assert_int_equal(value_of(&f->m, "e", 1, "inclusive_samples"), 12);
-	assert_int_equal(value_of(&f->m, "e", 1, "samples"), 12);
-	assert_int_equal(value_of(&f->m, "g", 1, "inclusive_samples"), 100000);
+	assert_int_equal(value_of(f->m, "a", 1000, "inclusive_samples"), 8735);
+	assert_int_equal(value_of(f->m, "a", 1000, "samples"), 2893824);
+	assert_int_equal(value_of(f->m, "b", 1, "inclusive_samples"), 8735);
+	assert_int_equal(value_of(f->m, "b", 1, "samples"), 1234567);
+	assert_int_equal(value_of(f->m, "c", 1, "inclusive_samples"), 8735);
+	assert_int_equal(value_of(f->m, "c", 1, "samples"), 8735);
+	assert_int_equal(value_of(f->m, "d", 1, "inclusive_samples"), 8735);
+	assert_int_equal(value_of(f->m, "d", 1, "samples"), 8735);
+	assert_int_equal(value_of(f->m, "e", 1, "inclusive_samples"), 12);
+	assert_int_equal(value_of(f->m, "e", 1, "samples"), 12);
+	assert_int_equal(value_of(f->m, "g", 1, "inclusive_samples"), 100000);
 }
 
 static void test_percentages_are_not_read(void **state)
@@ -574,14 +574,14 @@ static void test_percentages_are_not_read(void **state)
 	assert_int_equal(read_text(f, "Type,Function Name,Inclusive Samples,Exclusive Samples,"
 				      "Inclusive Samples%,Exclusive Samples %\n"
 				      "Root,a,4,4,\"100,00\",n/a\n"), 0);
-	assert_int_equal(value_of(&f->m, "a", -1, "samples"), 4);
+	assert_int_equal(value_of(f->m, "a", -1, "samples"), 4);
 	/* nor are the instrumentation averages outside call trees */
-	pc_model_release(&f->m);
-	pc_model_init(&f->m);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
 	assert_int_equal(read_text(f, "Type,Function Name,Elapsed Inclusive Time,Elapsed "
 				      "Exclusive Time,Avg Elapsed Inclusive Time,Elapsed Exclusive "
 				      "Time %\nRoot,a,4,3,n/a,-\n"), 0);
-	assert_int_equal(value_of(&f->m, "a", -1, "elapsed_exclusive"), 3);
+	assert_int_equal(value_of(f->m, "a", -1, "elapsed_exclusive"), 3);
 }
 
 static void test_header_spellings(void **state)
@@ -593,9 +593,9 @@ static void test_header_spellings(void **state)
 	assert_int_equal(read_text(f, "\"Exclusive Samples\", inclusive samples ,X,FUNCTION NAME,"
 				      "Elapsed Exclusive Time%,tYPE,Avg Elapsed Inclusive Time\n"
 				      "1,4,zz,f,1,Root,1\n"), 0);
-	assert_int_equal(value_of(&f->m, "f", -1, "samples"), 1);
-	assert_int_equal(value_of(&f->m, "f", -1, "inclusive_samples"), 4);
-	assert_int_equal(f->m.ncolumns, 2);
+	assert_int_equal(value_of(f->m, "f", -1, "samples"), 1);
+	assert_int_equal(value_of(f->m, "f", -1, "inclusive_samples"), 4);
+	assert_int_equal(pc_model_ncolumns(f->m), 2);
 }
 
 static void test_utf8_bom_and_8bit_text(void **state)
@@ -605,9 +605,9 @@ static void test_utf8_bom_and_8bit_text(void **state)
 	assert_int_equal(read_text(f, "\xef\xbb\xbfType,Function Name,Inclusive Samples,"
 				      "Exclusive Samples\r\nRoot,Gr\xc3\xb6\xc3\x9f" "e,1,1\r\n"
 				      "Root,caf\xe9,2,2\r\n"), 0);
-	assert_int_equal(value_of(&f->m, "Gr\xc3\xb6\xc3\x9f" "e", -1, "samples"), 1);
+	assert_int_equal(value_of(f->m, "Gr\xc3\xb6\xc3\x9f" "e", -1, "samples"), 1);
 	/* bytes that are not UTF-8 (an ANSI code page) are kept as they are */
-	assert_int_equal(value_of(&f->m, "caf\xe9", -1, "samples"), 2);
+	assert_int_equal(value_of(f->m, "caf\xe9", -1, "samples"), 2);
 }
 
 static const char unicode_report[] = "Type,Function Name,Inclusive Samples,Exclusive Samples,"
@@ -639,8 +639,8 @@ static void test_utf16_is_converted(void **state)
 	}
 	free(want);
 	assert_int_equal(read_text(f, unicode_report), 0);
-	assert_int_equal(value_of(&f->m, "Gr\xc3\xb6\xc3\x9f" "e(int)", 7, "samples"), 6);
-	assert_int_equal(arc_count(&f->m, "\xe6\x8f\x8f\xe7\x94\xbb::\xf0\x9f\x98\x80()",
+	assert_int_equal(value_of(f->m, "Gr\xc3\xb6\xc3\x9f" "e(int)", 7, "samples"), 6);
+	assert_int_equal(arc_count(f->m, "\xe6\x8f\x8f\xe7\x94\xbb::\xf0\x9f\x98\x80()",
 				   "Gr\xc3\xb6\xc3\x9f" "e(int)"), 6);
 }
 
@@ -662,30 +662,30 @@ static void test_sampling_call_tree(void **state)
 
 	assert_int_equal(read_text(f, sampling_tree), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_true(has_fact(&f->m, "vsperf.report", "CallTree"));
-	assert_true(has_fact(&f->m, "vsperf.flavour", "sampling"));
-	assert_int_equal(f->m.ncomments, 0);
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "samples");
-	assert_int_equal(f->m.arc_self_column, -1);
-	assert_int_equal(f->m.arc_total_column, -1);
-	assert_int_equal(f->m.narcs, 0);
+	assert_true(has_fact(f->m, "vsperf.report", "CallTree"));
+	assert_true(has_fact(f->m, "vsperf.flavour", "sampling"));
+	assert_int_equal(pc_model_ncomments(f->m), 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "samples");
+	assert_int_equal(pc_model_arc_self_column(f->m), -1);
+	assert_int_equal(pc_model_arc_total_column(f->m), -1);
+	assert_int_equal(pc_model_narcs(f->m), 0);
 	/* a sample per row with exclusive samples; the Level 0 row is the comm label */
-	assert_int_equal(f->m.nsamples, 5);
-	assert_int_equal(value_of(&f->m, "main", -1, "samples"), 35);
-	assert_int_equal(value_of(&f->m, "main;parse(char const *,int)", -1, "samples"), 1000);
-	assert_int_equal(value_of(&f->m, "main;parse(char const *,int);lex(void)", -1, "samples"),
+	assert_int_equal(pc_model_nsamples(f->m), 5);
+	assert_int_equal(value_of(f->m, "main", -1, "samples"), 35);
+	assert_int_equal(value_of(f->m, "main;parse(char const *,int)", -1, "samples"), 1000);
+	assert_int_equal(value_of(f->m, "main;parse(char const *,int);lex(void)", -1, "samples"),
 			 4000);
-	assert_int_equal(value_of(&f->m, "main;eval(struct node *)", -1, "samples"), 2500);
-	assert_int_equal(value_of(&f->m, "main;eval(struct node *);malloc", -1, "samples"), 1200);
-	assert_int_equal(column_total(&f->m, "samples"), 8735);
-	for (size_t i = 0; i < f->m.nsamples; i++) {
-		assert_string_equal(sample_comm(&f->m, i), "demo.exe");
-		assert_int_equal(sample_pid(&f->m, i), -1);
+	assert_int_equal(value_of(f->m, "main;eval(struct node *)", -1, "samples"), 2500);
+	assert_int_equal(value_of(f->m, "main;eval(struct node *);malloc", -1, "samples"), 1200);
+	assert_int_equal(column_total(f->m, "samples"), 8735);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
+		assert_string_equal(sample_comm(f->m, i), "demo.exe");
+		assert_int_equal(sample_pid(f->m, i), -1);
 	}
 	/* the same function under two parents is one frame */
-	assert_int_equal(f->m.nframes, 5);
-	assert_int_equal(f->m.nmodules, 2);
+	assert_int_equal(pc_model_nframes(f->m), 5);
+	assert_int_equal(pc_model_nmodules(f->m), 2);
 }
 
 static void test_call_tree_without_level_0(void **state)
@@ -695,10 +695,10 @@ static void test_call_tree_without_level_0(void **state)
 	assert_int_equal(read_text(f, "Level,Function Name,Exclusive Samples,Process Name\n"
 				      "1,main,1,a.exe\n2,f,2,a.exe\n3,g,3,a.exe\n1,other,4,\n"
 				      "2,g,5,\n"), 0);
-	assert_int_equal(f->m.nsamples, 5);
-	assert_int_equal(value_of(&f->m, "main;f;g", -1, "samples"), 3);
-	assert_int_equal(value_of(&f->m, "other;g", -1, "samples"), 5);
-	assert_int_equal(f->m.nframes, 4);
+	assert_int_equal(pc_model_nsamples(f->m), 5);
+	assert_int_equal(value_of(f->m, "main;f;g", -1, "samples"), 3);
+	assert_int_equal(value_of(f->m, "other;g", -1, "samples"), 5);
+	assert_int_equal(pc_model_nframes(f->m), 4);
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
@@ -708,20 +708,20 @@ static void test_several_processes_in_a_call_tree(void **state)
 
 	assert_int_equal(read_text(f, "Level,Function Name,Exclusive Samples\n"
 				      "0,a.exe,0\n1,main,1\n0,b.exe,2\n1,main,3\n"), 0);
-	assert_int_equal(f->m.nsamples, 3);
-	for (size_t i = 0; i < f->m.nsamples; i++) {
+	assert_int_equal(pc_model_nsamples(f->m), 3);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++) {
 		char stack[64];
 
-		stack_text(&f->m, i, stack, sizeof(stack));
-		if (!strcmp(sample_comm(&f->m, i), "a.exe")) {
+		stack_text(f->m, i, stack, sizeof(stack));
+		if (!strcmp(sample_comm(f->m, i), "a.exe")) {
 			assert_string_equal(stack, "main");
-			assert_int_equal(pc_model_values(&f->m, i)[0], 1);
+			assert_int_equal(pc_model_values(f->m, i)[0], 1);
 		} else if (!stack[0]) { /* Level 0's own samples: a sample without frames */
-			assert_string_equal(sample_comm(&f->m, i), "b.exe");
-			assert_int_equal(pc_model_values(&f->m, i)[0], 2);
+			assert_string_equal(sample_comm(f->m, i), "b.exe");
+			assert_int_equal(pc_model_values(f->m, i)[0], 2);
 		} else {
-			assert_string_equal(sample_comm(&f->m, i), "b.exe");
-			assert_int_equal(pc_model_values(&f->m, i)[0], 3);
+			assert_string_equal(sample_comm(f->m, i), "b.exe");
+			assert_int_equal(pc_model_values(f->m, i)[0], 3);
 		}
 	}
 }
@@ -737,7 +737,7 @@ static void test_call_tree_inclusive_check(void **state)
 	assert_string_equal(f->ctx.warnings[0].text, "vsperf: the exclusive value of \"f\" "
 			    "(line 2) plus its children's inclusive values (7) pass its "
 			    "inclusive value (6)");
-	assert_int_equal(column_total(&f->m, "samples"), 8);
+	assert_int_equal(column_total(f->m, "samples"), 8);
 }
 
 static const char ide_tree[] = IDE_TREE_HEADER
@@ -754,33 +754,33 @@ static void test_ide_call_tree_apportions_times(void **state)
 
 	assert_int_equal(read_text(f, ide_tree), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
-	assert_true(has_fact(&f->m, "vsperf.flavour", "instrumentation"));
-	assert_int_equal(f->m.ncolumns, 2);
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].type), "elapsed_exclusive");
-	assert_string_equal(pc_str(&f->m, f->m.columns[0].unit), "ticks");
-	assert_string_equal(pc_str(&f->m, f->m.columns[1].type), "calls");
-	assert_int_equal(f->m.default_column, 0);
-	assert_int_equal(f->m.ncomments, 1);
-	assert_non_null(strstr(pc_str(&f->m, f->m.comments[0]), "Number of Calls x Avg Elapsed "
+	assert_true(has_fact(f->m, "vsperf.flavour", "instrumentation"));
+	assert_int_equal(pc_model_ncolumns(f->m), 2);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->type), "elapsed_exclusive");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->unit), "ticks");
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 1)->type), "calls");
+	assert_int_equal(pc_model_default_column(f->m), 0);
+	assert_int_equal(pc_model_ncomments(f->m), 1);
+	assert_non_null(strstr(pc_str(f->m, pc_model_comment(f->m, 0)), "Number of Calls x Avg Elapsed "
 			       "Inclusive Time"));
 	/* Main's subtree: 1 x 1,000.00 = 1000 by exclusive % 9.95 : 49.75 : 9.95 : 29.85 */
-	assert_int_equal(value_of(&f->m, "Main()", -1, "elapsed_exclusive"), 100);
-	assert_int_equal(value_of(&f->m, "Main();Work(int32)", -1, "elapsed_exclusive"), 500);
-	assert_int_equal(value_of(&f->m, "Main();Work(int32);Helper()", -1, "elapsed_exclusive"),
+	assert_int_equal(value_of(f->m, "Main()", -1, "elapsed_exclusive"), 100);
+	assert_int_equal(value_of(f->m, "Main();Work(int32)", -1, "elapsed_exclusive"), 500);
+	assert_int_equal(value_of(f->m, "Main();Work(int32);Helper()", -1, "elapsed_exclusive"),
 			 100);
-	assert_int_equal(value_of(&f->m, "Main();WriteLine(string)", -1, "elapsed_exclusive"),
+	assert_int_equal(value_of(f->m, "Main();WriteLine(string)", -1, "elapsed_exclusive"),
 			 300);
 	/* Finalize's: 2 x 2.50 = 5 */
-	assert_int_equal(value_of(&f->m, "Finalize()", -1, "elapsed_exclusive"), 5);
-	assert_int_equal(column_total(&f->m, "elapsed_exclusive"), 1005);
+	assert_int_equal(value_of(f->m, "Finalize()", -1, "elapsed_exclusive"), 5);
+	assert_int_equal(column_total(f->m, "elapsed_exclusive"), 1005);
 	/* calls are exact per node */
-	assert_int_equal(value_of(&f->m, "Main()", -1, "calls"), 1);
-	assert_int_equal(value_of(&f->m, "Main();Work(int32)", -1, "calls"), 3);
-	assert_int_equal(value_of(&f->m, "Main();Work(int32);Helper()", -1, "calls"), 6);
-	assert_int_equal(value_of(&f->m, "Main();WriteLine(string)", -1, "calls"), 1500);
-	assert_int_equal(value_of(&f->m, "Finalize()", -1, "calls"), 2);
-	for (size_t i = 0; i < f->m.nsamples; i++)
-		assert_string_equal(sample_comm(&f->m, i), "tiny.exe");
+	assert_int_equal(value_of(f->m, "Main()", -1, "calls"), 1);
+	assert_int_equal(value_of(f->m, "Main();Work(int32)", -1, "calls"), 3);
+	assert_int_equal(value_of(f->m, "Main();Work(int32);Helper()", -1, "calls"), 6);
+	assert_int_equal(value_of(f->m, "Main();WriteLine(string)", -1, "calls"), 1500);
+	assert_int_equal(value_of(f->m, "Finalize()", -1, "calls"), 2);
+	for (size_t i = 0; i < pc_model_nsamples(f->m); i++)
+		assert_string_equal(sample_comm(f->m, i), "tiny.exe");
 }
 
 static void test_ide_call_tree_with_decimal_commas(void **state)
@@ -812,11 +812,11 @@ static void test_ide_call_tree_rounds_the_subtree_total(void **state)
 				   "2,\"b\",\"2,893,824\",54.37,4.21,0.04,0.00,\"x\",\r\n"
 				   "1,\"c\",1,8.75,0.69,\"18,160.51\",\"1,426.50\",\"x\",\r\n"
 				   "2,\"d\",1,8.06,8.06,\"16,734.01\",\"16,734.01\",\"x\",\r\n"), 0);
-	assert_int_equal(value_of(&f->m, "a", -1, "elapsed_exclusive") +
-			 value_of(&f->m, "a;b", -1, "elapsed_exclusive"), 189304);
-	assert_int_equal(value_of(&f->m, "c", -1, "elapsed_exclusive") +
-			 value_of(&f->m, "c;d", -1, "elapsed_exclusive"), 18161);
-	assert_int_equal(value_of(&f->m, "a;b", -1, "calls"), 2893824);
+	assert_int_equal(value_of(f->m, "a", -1, "elapsed_exclusive") +
+			 value_of(f->m, "a;b", -1, "elapsed_exclusive"), 189304);
+	assert_int_equal(value_of(f->m, "c", -1, "elapsed_exclusive") +
+			 value_of(f->m, "c;d", -1, "elapsed_exclusive"), 18161);
+	assert_int_equal(value_of(f->m, "a;b", -1, "calls"), 2893824);
 }
 
 static void test_ide_call_tree_without_percentages(void **state)
@@ -829,9 +829,9 @@ static void test_ide_call_tree_without_percentages(void **state)
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_string_equal(f->ctx.warnings[0].text, "vsperf: the rows below \"a\" (line 2) have "
 			    "no exclusive percentages: its whole time goes to it");
-	assert_int_equal(value_of(&f->m, "a", -1, "elapsed_exclusive"), 10);
-	assert_int_equal(value_of(&f->m, "a;b", -1, "calls"), 1);
-	assert_int_equal(column_total(&f->m, "elapsed_exclusive"), 10);
+	assert_int_equal(value_of(f->m, "a", -1, "elapsed_exclusive"), 10);
+	assert_int_equal(value_of(f->m, "a;b", -1, "calls"), 1);
+	assert_int_equal(column_total(f->m, "elapsed_exclusive"), 10);
 }
 
 static void test_instrumentation_call_tree_with_times(void **state)
@@ -841,12 +841,12 @@ static void test_instrumentation_call_tree_with_times(void **state)
 	assert_int_equal(read_text(f, "Level,Function Name,Elapsed Inclusive Time,Elapsed "
 				      "Exclusive Time,Application Exclusive Time,Number of Calls\n"
 				      "1,main,100,10,9,1\n2,f,90,90,80,7\n"), 0);
-	assert_int_equal(f->m.ncolumns, 3);
-	assert_int_equal(f->m.ncomments, 0);
-	assert_int_equal(value_of(&f->m, "main", -1, "elapsed_exclusive"), 10);
-	assert_int_equal(value_of(&f->m, "main;f", -1, "elapsed_exclusive"), 90);
-	assert_int_equal(value_of(&f->m, "main;f", -1, "application_exclusive"), 80);
-	assert_int_equal(value_of(&f->m, "main;f", -1, "calls"), 7);
+	assert_int_equal(pc_model_ncolumns(f->m), 3);
+	assert_int_equal(pc_model_ncomments(f->m), 0);
+	assert_int_equal(value_of(f->m, "main", -1, "elapsed_exclusive"), 10);
+	assert_int_equal(value_of(f->m, "main;f", -1, "elapsed_exclusive"), 90);
+	assert_int_equal(value_of(f->m, "main;f", -1, "application_exclusive"), 80);
+	assert_int_equal(value_of(f->m, "main;f", -1, "calls"), 7);
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
@@ -865,17 +865,17 @@ static void test_function_summary(void **state)
 				      "\"C:\\d\\d.exe\",\"d.exe\",512,\r\n"
 				      "\"compute(int)\",8,8,80.00,80.00,\"c:\\d.c\",30,0x00401080,"
 				      "\"d.exe\",\"C:\\d\\d.exe\",\"d.exe\",512,\r\n"), 0);
-	assert_true(has_fact(&f->m, "vsperf.report", "Function"));
-	assert_string_equal(pc_str(&f->m, f->m.comments[0]), "Visual Studio Function summary: "
+	assert_true(has_fact(f->m, "vsperf.report", "Function"));
+	assert_string_equal(pc_str(f->m, pc_model_comment(f->m, 0)), "Visual Studio Function summary: "
 			    "no call stacks; inclusive values are per function and do not add up");
-	assert_int_equal(f->m.arc_self_column, 0);
-	assert_int_equal(f->m.arc_total_column, 1);
-	assert_int_equal(f->m.narcs, 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(value_of(&f->m, "main", 512, "samples"), 2);
-	assert_int_equal(value_of(&f->m, "main", 512, "inclusive_samples"), 10);
-	assert_int_equal(value_of(&f->m, "compute(int)", 512, "samples"), 8);
-	frame = frame_named(&f->m, "compute(int)");
+	assert_int_equal(pc_model_arc_self_column(f->m), 0);
+	assert_int_equal(pc_model_arc_total_column(f->m), 1);
+	assert_int_equal(pc_model_narcs(f->m), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "main", 512, "samples"), 2);
+	assert_int_equal(value_of(f->m, "main", 512, "inclusive_samples"), 10);
+	assert_int_equal(value_of(f->m, "compute(int)", 512, "samples"), 8);
+	frame = frame_named(f->m, "compute(int)");
 	assert_int_equal(frame->address, 0x401080);
 	assert_int_equal(frame->line, 30);
 }
@@ -886,11 +886,11 @@ static void test_instrumentation_function_summary(void **state)
 
 	assert_int_equal(read_text(f, "Function Name,Elapsed Inclusive Time,Elapsed Exclusive "
 				      "Time,Number of Calls\nf,\"1,000\",\"250\",3\n"), 0);
-	assert_int_equal(value_of(&f->m, "f", -1, "elapsed_exclusive"), 250);
-	assert_int_equal(value_of(&f->m, "f", -1, "elapsed_inclusive"), 1000);
-	assert_int_equal(value_of(&f->m, "f", -1, "calls"), 3);
-	assert_int_equal(f->m.arc_self_column, column_of(&f->m, "elapsed_exclusive"));
-	assert_int_equal(f->m.arc_total_column, column_of(&f->m, "elapsed_inclusive"));
+	assert_int_equal(value_of(f->m, "f", -1, "elapsed_exclusive"), 250);
+	assert_int_equal(value_of(f->m, "f", -1, "elapsed_inclusive"), 1000);
+	assert_int_equal(value_of(f->m, "f", -1, "calls"), 3);
+	assert_int_equal(pc_model_arc_self_column(f->m), column_of(f->m, "elapsed_exclusive"));
+	assert_int_equal(pc_model_arc_total_column(f->m), column_of(f->m, "elapsed_inclusive"));
 }
 
 static void test_several_processes(void **state)
@@ -907,30 +907,30 @@ static void test_several_processes(void **state)
 				      "Root,Unknown Frame(s),5,0,UNKNOWN,0xBAADF00D,app.exe,200\n"), 0);
 	assert_int_equal(f->ctx.nwarnings, 0);
 	/* the same module in two processes: two modules (address spaces) */
-	assert_int_equal(f->m.nmodules, 2);
-	assert_int_equal(pc_model_module(&f->m, 1)->space + pc_model_module(&f->m, 2)->space, 302);
-	assert_int_equal(f->m.nsamples, 4);
-	assert_int_equal(value_of(&f->m, "main", 100, "samples"), 4);
-	assert_int_equal(value_of(&f->m, "main", 200, "samples"), 5);
-	assert_int_equal(value_of(&f->m, "Unknown Frame(s)", 100, "inclusive_samples"), 7);
-	assert_int_equal(value_of(&f->m, "Unknown Frame(s)", 200, "inclusive_samples"), 5);
+	assert_int_equal(pc_model_nmodules(f->m), 2);
+	assert_int_equal(pc_model_module(f->m, 1)->space + pc_model_module(f->m, 2)->space, 302);
+	assert_int_equal(pc_model_nsamples(f->m), 4);
+	assert_int_equal(value_of(f->m, "main", 100, "samples"), 4);
+	assert_int_equal(value_of(f->m, "main", 200, "samples"), 5);
+	assert_int_equal(value_of(f->m, "Unknown Frame(s)", 100, "inclusive_samples"), 7);
+	assert_int_equal(value_of(f->m, "Unknown Frame(s)", 200, "inclusive_samples"), 5);
 	/* one unknown frame, two main frames, two arcs */
-	assert_int_equal(f->m.nframes, 3);
-	assert_int_equal(f->m.narcs, 2);
-	assert_int_equal(f->m.arcs[0].count + f->m.arcs[1].count, 12);
+	assert_int_equal(pc_model_nframes(f->m), 3);
+	assert_int_equal(pc_model_narcs(f->m), 2);
+	assert_int_equal(pc_model_arc(f->m, 0)->count + pc_model_arc(f->m, 1)->count, 12);
 }
 
 static void test_an_earlier_default_column_is_kept(void **state)
 {
 	struct fixture *f = *state;
-	int other = pc_model_add_column(&f->m, "cycles", "count");
+	int other = pc_model_add_column(f->m, "cycles", "count");
 
-	pc_model_set_default_column(&f->m, other);
+	pc_model_set_default_column(f->m, other);
 	assert_int_equal(read_text(f, "Type,Function Name,Inclusive Samples,Exclusive Samples\n"
 				      "Root,f,1,1\n"), 0);
-	assert_int_equal(f->m.default_column, other);
-	assert_int_equal(f->m.arc_self_column, column_of(&f->m, "samples"));
-	assert_int_equal(f->m.arc_total_column, column_of(&f->m, "inclusive_samples"));
+	assert_int_equal(pc_model_default_column(f->m), other);
+	assert_int_equal(pc_model_arc_self_column(f->m), column_of(f->m, "samples"));
+	assert_int_equal(pc_model_arc_total_column(f->m), column_of(f->m, "inclusive_samples"));
 }
 
 /* --- warnings --- */
@@ -956,8 +956,8 @@ static void test_consistency_warnings(void **state)
 	assert_string_equal(f->ctx.warnings[3].text, "vsperf: Caller and Callee rows disagree "
 			    "about 2 call edges (the Caller rows are used), e.g. \"g\" -> \"f\": "
 			    "3 in Caller rows, none in Callee rows");
-	assert_int_equal(value_of(&f->m, "f", -1, "samples"), 5);
-	assert_int_equal(value_of(&f->m, "f", -1, "inclusive_samples"), 4);
+	assert_int_equal(value_of(f->m, "f", -1, "samples"), 5);
+	assert_int_equal(value_of(f->m, "f", -1, "inclusive_samples"), 4);
 }
 
 static void test_strict_turns_warnings_into_errors(void **state)
@@ -1207,8 +1207,8 @@ static void test_a_header_alone_is_an_empty_profile(void **state)
 	struct fixture *f = *state;
 
 	assert_int_equal(read_text(f, SAMPLING_HEADER), 0);
-	assert_int_equal(f->m.nsamples, 0);
-	assert_int_equal(f->m.ncolumns, 2);
+	assert_int_equal(pc_model_nsamples(f->m), 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 2);
 }
 
 /* --- streaming --- */

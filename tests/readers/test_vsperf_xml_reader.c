@@ -36,7 +36,7 @@ extern const struct pc_reader pc_vsperf_xml_reader;
 
 static int read_bytes(struct fixture *f, const void *data, size_t size)
 {
-	return pct_read_memory(&f->ctx, &f->m, &pc_vsperf_xml_reader, "test.xml", data, size,
+	return pct_read_memory(&f->ctx, f->m, &pc_vsperf_xml_reader, "test.xml", data, size,
 			       false);
 }
 
@@ -61,14 +61,14 @@ static size_t label_text(const struct pc_model *m, uint32_t id, char *buf, size_
 static void sample_text(const struct pc_model *m, size_t i, char *buf, size_t size)
 {
 	size_t n, used = 0;
-	const uint32_t *ids = pc_model_labelset(m, m->samples[i].labels, &n);
+	const uint32_t *ids = pc_model_labelset(m, pc_model_sample(m, i)->labels, &n);
 	const uint32_t *frames;
 
 	buf[0] = '\0';
 	for (size_t k = 0; k < n; k++)
 		used += label_text(m, ids[k], buf + used, size - used);
 	used += (size_t)snprintf(buf + used, size - used, "|");
-	frames = pc_model_stack(m, m->samples[i].stack, &n);
+	frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 	for (size_t k = n; k-- > 0;) {
 		pc_str_id name = pc_model_frame(m, frames[k])->function;
 
@@ -83,7 +83,7 @@ static int64_t value_of(const struct pc_model *m, const char *text, size_t colum
 {
 	char buf[4096];
 
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		sample_text(m, i, buf, sizeof(buf));
 		if (!strcmp(buf, text))
 			return (int64_t)pc_model_values(m, i)[column];
@@ -95,7 +95,7 @@ static uint64_t column_total(const struct pc_model *m, size_t column)
 {
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
 		total += pc_model_values(m, i)[column];
 	return total;
 }
@@ -103,26 +103,26 @@ static uint64_t column_total(const struct pc_model *m, size_t column)
 /* The frame named name (the first), or NULL. */
 static const struct pc_frame *frame_named(const struct pc_model *m, const char *name)
 {
-	for (size_t i = 0; i < m->nframes; i++)
-		if (!strcmp(pc_str(m, m->frames[i].function), name))
-			return &m->frames[i];
+	for (size_t i = 0; i < pc_model_nframes(m); i++)
+		if (!strcmp(pc_str(m, pc_model_frame(m, (uint32_t)(i) + 1)->function), name))
+			return pc_model_frame(m, (uint32_t)(i) + 1);
 	return NULL;
 }
 
 static const char *fact(const struct pc_model *m, const char *key)
 {
-	for (size_t i = 0; i < m->nfacts; i++)
-		if (!strcmp(pc_str(m, m->facts[i].key), key))
-			return pc_str(m, m->facts[i].value);
+	for (size_t i = 0; i < pc_model_nfacts(m); i++)
+		if (!strcmp(pc_str(m, pc_model_fact(m, i)->key), key))
+			return pc_str(m, pc_model_fact(m, i)->value);
 	return NULL;
 }
 
 static void assert_column(const struct pc_model *m, size_t column, const char *type,
 			  const char *unit)
 {
-	assert_true(column < m->ncolumns);
-	assert_string_equal(pc_str(m, m->columns[column].type), type);
-	assert_string_equal(pc_str(m, m->columns[column].unit), unit);
+	assert_true(column < pc_model_ncolumns(m));
+	assert_string_equal(pc_str(m, pc_model_column(m, column)->type), type);
+	assert_string_equal(pc_str(m, pc_model_column(m, column)->unit), unit);
 }
 
 static void assert_failed_at(struct fixture *f, uint32_t line, uint32_t column,
@@ -189,13 +189,13 @@ static const char call_tree[] =
 static void test_call_tree(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 
 	assert_int_equal(read_text(f, call_tree), 0);
-	assert_int_equal(m->ncolumns, 1);
+	assert_int_equal(pc_model_ncolumns(m), 1);
 	assert_column(m, 0, "samples", "count");
-	assert_int_equal(m->default_column, 0);
-	assert_int_equal(m->nsamples, 7);
+	assert_int_equal(pc_model_default_column(m), 0);
+	assert_int_equal(pc_model_nsamples(m), 7);
 	assert_int_equal(column_total(m, 0), 1535);
 	assert_int_equal(value_of(m, APP "main", 0), 10);
 	assert_int_equal(value_of(m, APP "main;parse<std::vector<int> >", 0), 1050);
@@ -205,7 +205,7 @@ static void test_call_tree(void **state)
 	assert_int_equal(value_of(m, APP "main;" BERAKNA ";operator&&", 0), 200);
 	assert_int_equal(value_of(m, WORKER "wmain", 0), 5);
 	assert_int_equal(value_of(m, WORKER "wmain;main", 0), 30);
-	assert_string_equal(pc_str(m, m->sources[0]), "vsperf");
+	assert_string_equal(pc_str(m, pc_model_source(m, 0)), "vsperf");
 	assert_string_equal(fact(m, "vsperf.report"), "CallTree");
 	assert_string_equal(fact(m, "vsperf.flavour"), "sampling");
 }
@@ -213,13 +213,13 @@ static void test_call_tree(void **state)
 static void test_call_tree_frames(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 	const struct pc_frame *frame;
 	const struct pc_module *module;
 
 	assert_int_equal(read_text(f, call_tree), 0);
 	/* main of app.exe and main of worker.exe, wmain, parse, unknown, beräkna, && */
-	assert_int_equal(m->nframes, 7);
+	assert_int_equal(pc_model_nframes(m), 7);
 	frame = frame_named(m, "main");
 	assert_non_null(frame);
 	assert_int_equal(frame->flags, PC_FRAME_HAS_ADDRESS | PC_FRAME_ABSOLUTE);
@@ -264,9 +264,9 @@ static void test_nested_rows_and_skipped_elements(void **state)
 		"  </CallTreeSummary></Outer>\n"
 		"  <CallTree FunctionName=\"outside\" InclSamples=\"5\" ExclSamples=\"5\" Level=\"1\"/>\n"
 		"</PerformanceReport>\n"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(value_of(&f->m, "|a", 0), 1);
-	assert_int_equal(value_of(&f->m, "|a;b", 0), 2);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "|a", 0), 1);
+	assert_int_equal(value_of(f->m, "|a;b", 0), 2);
 }
 
 static void test_two_summaries_of_one_kind_are_one_report(void **state)
@@ -278,8 +278,8 @@ static void test_two_summaries_of_one_kind_are_one_report(void **state)
 		"  <Other/>\n"
 		"  <CallTreeSummary>\n" ROW("b", "2", "2", "2") "  </CallTreeSummary>\n"
 		"</PerformanceReport>\n"), 0);
-	assert_int_equal(f->m.nsamples, 2);
-	assert_int_equal(value_of(&f->m, "|a;b", 0), 2);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "|a;b", 0), 2);
 }
 
 static void test_empty_summary_is_an_empty_profile(void **state)
@@ -288,9 +288,9 @@ static void test_empty_summary_is_an_empty_profile(void **state)
 
 	assert_int_equal(read_text(f, XML_DECL "<PerformanceReport><FunctionSummary/>"
 				   "</PerformanceReport>"), 0);
-	assert_int_equal(f->m.nsamples, 0);
-	assert_string_equal(fact(&f->m, "vsperf.report"), "Function");
-	assert_string_equal(pc_str(&f->m, f->m.sources[0]), "vsperf");
+	assert_int_equal(pc_model_nsamples(f->m), 0);
+	assert_string_equal(fact(f->m, "vsperf.report"), "Function");
+	assert_string_equal(pc_str(f->m, pc_model_source(f->m, 0)), "vsperf");
 }
 
 /* --- the function summary --- */
@@ -316,15 +316,15 @@ static const char function_summary[] =
 static void test_function_summary(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 
 	assert_int_equal(read_text(f, function_summary), 0);
-	assert_int_equal(m->ncolumns, 2);
+	assert_int_equal(pc_model_ncolumns(m), 2);
 	assert_column(m, 0, "samples", "count");
 	assert_column(m, 1, "inclusive_samples", "count");
-	assert_int_equal(m->arc_self_column, 0);
-	assert_int_equal(m->arc_total_column, 1);
-	assert_int_equal(m->nsamples, 4);
+	assert_int_equal(pc_model_arc_self_column(m), 0);
+	assert_int_equal(pc_model_arc_total_column(m), 1);
+	assert_int_equal(pc_model_nsamples(m), 4);
 	assert_int_equal(column_total(m, 0), 1484);
 	assert_int_equal(value_of(m, MM "MatrixMultiply.Program.FunctionName", 0), 881);
 	assert_int_equal(value_of(m, MM "MatrixMultiply.Program.FunctionName", 1), 1444);
@@ -332,7 +332,7 @@ static void test_function_summary(void **state)
 	assert_int_equal(value_of(m, MM "Matrix<double>.op_Multiply", 0), 500);
 	assert_int_equal(value_of(m, MM "\xce\xa9mega.\xce\xa3um & Co", 0), 63);
 	assert_string_equal(fact(m, "vsperf.report"), "Function");
-	assert_int_equal(m->narcs, 0);
+	assert_int_equal(pc_model_narcs(m), 0);
 }
 
 /* --- attribute values --- */
@@ -346,8 +346,8 @@ static void test_entities_in_names(void **state)
 		ROW("&amp;&#38;&#x26;&lt;&gt;&quot;&apos;&#x263A;\xc3\xa9|a&amp;#38;b", "1", "1", "1")
 		ROW("tab&#9;nl&#10;", "1", "1", "1")
 		TREE_TAIL), 0);
-	assert_int_equal(value_of(&f->m, "|&&&<>\"'\xe2\x98\xba\xc3\xa9|a&#38;b", 0), 1);
-	assert_int_equal(value_of(&f->m, "|tab\tnl\n", 0), 1);
+	assert_int_equal(value_of(f->m, "|&&&<>\"'\xe2\x98\xba\xc3\xa9|a&#38;b", 0), 1);
+	assert_int_equal(value_of(f->m, "|tab\tnl\n", 0), 1);
 }
 
 static void test_grouped_counts(void **state)
@@ -366,16 +366,16 @@ static void test_grouped_counts(void **state)
 		ROW("blanks", " 7 ", "\t7\n", "1")
 		ROW("largest", "9,223,372,036,854,775,807", "9223372036854775807", "1")
 		TREE_TAIL), 0);
-	assert_int_equal(value_of(&f->m, "|comma", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|dot", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|space", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|apostrophe", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|nbsp", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|narrow", 0), 1444);
-	assert_int_equal(value_of(&f->m, "|indian", 0), 100000);
-	assert_int_equal(value_of(&f->m, "|millions", 0), 12345678);
-	assert_int_equal(value_of(&f->m, "|blanks", 0), 7);
-	assert_int_equal(value_of(&f->m, "|largest", 0), INT64_MAX);
+	assert_int_equal(value_of(f->m, "|comma", 0), 1444);
+	assert_int_equal(value_of(f->m, "|dot", 0), 1444);
+	assert_int_equal(value_of(f->m, "|space", 0), 1444);
+	assert_int_equal(value_of(f->m, "|apostrophe", 0), 1444);
+	assert_int_equal(value_of(f->m, "|nbsp", 0), 1444);
+	assert_int_equal(value_of(f->m, "|narrow", 0), 1444);
+	assert_int_equal(value_of(f->m, "|indian", 0), 100000);
+	assert_int_equal(value_of(f->m, "|millions", 0), 12345678);
+	assert_int_equal(value_of(f->m, "|blanks", 0), 7);
+	assert_int_equal(value_of(f->m, "|largest", 0), INT64_MAX);
 }
 
 /* Reads a one-row call tree whose ExclSamples is value; fails at 4:col. */
@@ -422,20 +422,20 @@ static void test_optional_values(void **state)
 
 	assert_int_equal(read_text(f, TREE_HEAD
 		"    <CallTree FunctionName=\"a\" InclSamples=\"1\" ExclSamples=\"1\" Level=\"1\""
-		" LineNumber=\"\" PID=\" \" FunctionAddress=\"\" ModulePath=\"m.dll\"/>\n"
+		" LineNumber=\"\" PID=\" \" FunctionAddress=\"\" ModulePath=\"m->dll\"/>\n"
 		"    <CallTree FunctionName=\"b\" InclSamples=\"1\" ExclSamples=\"1\" Level=\"1\""
 		" LineNumber=\"1,234\" PID=\"8\" FunctionAddress=\"7fff0000ABCD\""
-		" ModulePath=\"m.dll\"/>\n"
+		" ModulePath=\"m->dll\"/>\n"
 		TREE_TAIL), 0);
-	frame = frame_named(&f->m, "a");
+	frame = frame_named(f->m, "a");
 	assert_int_equal(frame->flags, 0);
 	assert_int_equal(frame->line, 0);
-	assert_int_equal(value_of(&f->m, "|a", 0), 1);
-	frame = frame_named(&f->m, "b");
+	assert_int_equal(value_of(f->m, "|a", 0), 1);
+	frame = frame_named(f->m, "b");
 	assert_int_equal(frame->flags, PC_FRAME_HAS_ADDRESS | PC_FRAME_ABSOLUTE);
 	assert_int_equal(frame->address, 0x7fff0000abcd);
 	assert_int_equal(frame->line, 1234);
-	assert_int_equal(value_of(&f->m, "pid=8,|b", 0), 1);
+	assert_int_equal(value_of(f->m, "pid=8,|b", 0), 1);
 }
 
 static void assert_bad_attribute(struct fixture *f, const char *attribute,
@@ -482,14 +482,14 @@ static void test_attribute_names_in_any_case_first_spelling_wins(void **state)
 		" lineNumber=\"5\" FunctionLineNumber=\"6\" ExclSamples=\"999\" PID=\"1\""
 		" ProcessID=\"2\" ModulePath=\"m\"/>\n"
 		TREE_TAIL), 0);
-	assert_int_equal(value_of(&f->m, "pid=1,|a", 0), 3);
-	assert_int_equal(frame_named(&f->m, "a")->line, 5);
+	assert_int_equal(value_of(f->m, "pid=1,|a", 0), 3);
+	assert_int_equal(frame_named(f->m, "a")->line, 5);
 }
 
 static void test_instrumentation_guesses(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 
 	assert_int_equal(read_text(f, XML_DECL "<PerformanceReport><CallTreeSummary>\n"
 		"<CallTree FunctionName=\"a\" ElapsedInclTime=\"1,000\" ElapsedExclTime=\"400\""
@@ -497,7 +497,7 @@ static void test_instrumentation_guesses(void **state)
 		"<CallTree FunctionName=\"b\" ElapsedInclTime=\"600\" ElapsedExclTime=\"600\""
 		" AppInclTime=\"600\" AppExclTime=\"600\" NumCalls=\"5\" Level=\"2\"/>\n"
 		"</CallTreeSummary></PerformanceReport>\n"), 0);
-	assert_int_equal(m->ncolumns, 3);
+	assert_int_equal(pc_model_ncolumns(m), 3);
 	assert_column(m, 0, "elapsed_exclusive", "ticks");
 	assert_column(m, 1, "application_exclusive", "ticks");
 	assert_column(m, 2, "calls", "count");
@@ -512,7 +512,7 @@ static void test_instrumentation_guesses(void **state)
 static void test_ide_call_tree_with_decimals(void **state)
 {
 	struct fixture *f = *state;
-	const struct pc_model *m = &f->m;
+	const struct pc_model *m = f->m;
 
 	/* 2 calls x 1000.50 = 2001 ticks, shared 25 % : 75 % */
 	assert_int_equal(read_text(f, XML_DECL "<PerformanceReport><CallTreeSummary>\n"
@@ -598,8 +598,8 @@ static void test_later_row_with_more_counts_warns(void **state)
 		"    <CallTree FunctionName=\"b\" ExclSamples=\"2\" NumCalls=\"5\" Level=\"1\"/>\n"
 		"    <CallTree FunctionName=\"c\" ExclSamples=\"3\" NumCalls=\"5\" Level=\"1\"/>\n"
 		TREE_TAIL), 0);
-	assert_int_equal(f->m.ncolumns, 1);
-	assert_int_equal(value_of(&f->m, "|b", 0), 2);
+	assert_int_equal(pc_model_ncolumns(f->m), 1);
+	assert_int_equal(value_of(f->m, "|b", 0), 2);
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_int_equal(f->ctx.warnings[0].count, 2);
 	assert_string_equal(f->ctx.warnings[0].text, "vsperf-xml: ignored values that the "
@@ -737,16 +737,16 @@ static void test_every_truncation_fails_cleanly(void **state)
 
 	capture_stderr();
 	for (size_t cut = 0; cut < size; cut++) {
-		struct pc_model m;
+		struct pc_model *m;
 		struct pc_input in;
 		int rc;
 
-		pc_model_init(&m);
+		m = pc_model_new();
 		pc_error_clear(&f->ctx.err);
 		pc_input_from_memory(&in, "test.xml", call_tree, cut);
-		rc = pc_vsperf_xml_reader.read(&f->ctx, &in, &m);
+		rc = pc_vsperf_xml_reader.read(&f->ctx, &in, m);
 		pc_input_close(&in);
-		pc_model_release(&m);
+		pc_model_free(m);
 		/* the last cut leaves only the final newline out */
 		if (cut == size - 1) {
 			assert_int_equal(rc, 0);
@@ -827,10 +827,10 @@ static void test_utf16_with_byte_order_mark(void **state)
 		size_t size;
 		char *data = utf16(text, big, &size);
 
-		pc_model_release(&f->m);
-		pc_model_init(&f->m);
+		pc_model_free(f->m);
+		f->m = pc_model_new();
 		assert_int_equal(read_bytes(f, data, size), 0);
-		assert_int_equal(value_of(&f->m, "|gr\xc3\xbc\xc3\x9f" "e", 0), 1234);
+		assert_int_equal(value_of(f->m, "|gr\xc3\xbc\xc3\x9f" "e", 0), 1234);
 		assert_int_equal(pc_vsperf_xml_reader.probe((const uint8_t *)data, size),
 				 PC_PROBE_STRONG);
 		free(data);
@@ -1001,24 +1001,24 @@ static void test_file_and_pipe_give_the_same_model(void **state)
 	assert_int_equal(write(fd, text, size), (ssize_t)size);
 	close(fd);
 	assert_int_equal(read_bytes(f, text, size), 0);
-	assert_int_equal(column_total(&f->m, 0), 1 + (rows - 1) * rows / 2);
+	assert_int_equal(column_total(f->m, 0), 1 + (rows - 1) * rows / 2);
 	for (int unknown_size = 0; unknown_size < 2; unknown_size++) {
-		struct pc_model from_file;
+		struct pc_model *from_file;
 		struct pc_input in;
 
-		pc_model_init(&from_file);
+		from_file = pc_model_new();
 		assert_int_equal(pc_input_open(&in, path, &f->ctx.err), 0);
 		if (unknown_size)
 			in.size = PC_SIZE_UNKNOWN;
-		assert_int_equal(pc_vsperf_xml_reader.read(&f->ctx, &in, &from_file), 0);
+		assert_int_equal(pc_vsperf_xml_reader.read(&f->ctx, &in, from_file), 0);
 		pc_input_close(&in);
-		pc_model_finalize(&from_file);
-		assert_int_equal(from_file.nsamples, f->m.nsamples);
-		assert_int_equal(from_file.nframes, f->m.nframes);
-		for (size_t i = 0; i < f->m.nsamples; i++)
-			assert_int_equal(pc_model_values(&from_file, i)[0],
-					 pc_model_values(&f->m, i)[0]);
-		pc_model_release(&from_file);
+		pc_model_finalize(from_file);
+		assert_int_equal(pc_model_nsamples(from_file), pc_model_nsamples(f->m));
+		assert_int_equal(pc_model_nframes(from_file), pc_model_nframes(f->m));
+		for (size_t i = 0; i < pc_model_nsamples(f->m); i++)
+			assert_int_equal(pc_model_values(from_file, i)[0],
+					 pc_model_values(f->m, i)[0]);
+		pc_model_free(from_file);
 	}
 	unlink(path);
 	free(text);

@@ -45,15 +45,15 @@ uint32_t pct_cc_function(struct pc_model *m, const char *name, uint32_t module,
 	struct pc_sample sample = { .stack = pc_model_add_stack(m, &id, 1), .labels = labels };
 
 	if (module) {
-		struct pc_module range = m->modules[module - 1];
+		struct pc_module range = *pc_model_module(m, module);
 
 		range.has_range = true;
 		range.start = address;
 		range.limit = address + 1;
 		pc_model_add_module(m, &range);
 	}
-	if (pc_model_add_sample(m, &sample, (size_t)m->arc_self_column, self) ||
-	    pc_model_add_sample(m, &sample, (size_t)m->arc_total_column, total))
+	if (pc_model_add_sample(m, &sample, (size_t)pc_model_arc_self_column(m), self) ||
+	    pc_model_add_sample(m, &sample, (size_t)pc_model_arc_total_column(m), total))
 		abort();
 	return id;
 }

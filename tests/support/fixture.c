@@ -6,7 +6,7 @@ int pct_setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
+	f->m = pc_model_new();
 	*state = f;
 	return 0;
 }
@@ -15,7 +15,7 @@ int pct_teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f->text);
 	free(f);
 	return 0;

@@ -9,7 +9,7 @@
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	char *text;  /* a writer's output (pct_write_model), freed by teardown */
 	size_t size;
 };

@@ -19,7 +19,7 @@ extern const struct pc_writer pc_llvm_unsymbolized_writer;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	char *text;
 	size_t size;
 	char elf_path[64];
@@ -30,7 +30,7 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
+	f->m = pc_model_new();
 	*state = f;
 	return 0;
 }
@@ -41,7 +41,7 @@ static int teardown(void **state)
 
 	if (f->elf_path[0])
 		remove(f->elf_path);
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f->text);
 	free(f);
 	return 0;
@@ -49,7 +49,7 @@ static int teardown(void **state)
 
 static uint32_t module(struct fixture *f, const char *name, uint64_t start, uint64_t offset)
 {
-	struct pc_module mod = { .name = pc_model_intern_cstr(&f->m, name), .space = 1 };
+	struct pc_module mod = { .name = pc_model_intern_cstr(f->m, name), .space = 1 };
 
 	if (start) {
 		mod.has_range = true;
@@ -57,30 +57,30 @@ static uint32_t module(struct fixture *f, const char *name, uint64_t start, uint
 		mod.limit = start + 0x10000;
 		mod.file_offset = offset;
 	}
-	return pc_model_add_module(&f->m, &mod);
+	return pc_model_add_module(f->m, &mod);
 }
 
 static uint32_t spt_module(struct fixture *f, const char *name)
 {
-	struct pc_module mod = { .name = pc_model_intern_cstr(&f->m, name), .has_pdb = true };
+	struct pc_module mod = { .name = pc_model_intern_cstr(f->m, name), .has_pdb = true };
 
-	return pc_model_add_module(&f->m, &mod);
+	return pc_model_add_module(f->m, &mod);
 }
 
 static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address, uint32_t flags)
 {
 	struct pc_frame fr = { .module = mod, .address = address, .flags = PC_FRAME_HAS_ADDRESS | flags };
 
-	return pc_model_add_frame(&f->m, &fr);
+	return pc_model_add_frame(f->m, &fr);
 }
 
 static void add(struct fixture *f, const char *column, const uint32_t *stack, size_t n,
 		uint32_t branches, uint64_t count)
 {
-	struct pc_sample s = { .stack = pc_model_add_stack(&f->m, stack, n), .branches = branches };
-	int col = pct_column_as_read(&f->m, column);
+	struct pc_sample s = { .stack = pc_model_add_stack(f->m, stack, n), .branches = branches };
+	int col = pct_column_as_read(f->m, column);
 
-	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)col, count), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &s, (size_t)col, count), 0);
 }
 
 static void ip(struct fixture *f, const char *column, uint32_t mod, uint64_t address,
@@ -102,18 +102,18 @@ static uint32_t branches(struct fixture *f, uint32_t mod, uint32_t flags, const 
 		b[i].from = frame(f, mod, pairs[2 * i], flags);
 		b[i].to = frame(f, mod, pairs[2 * i + 1], flags);
 	}
-	return pc_model_add_branches(&f->m, b, n);
+	return pc_model_add_branches(f->m, b, n);
 }
 
 static int write_with(struct fixture *f, const struct pc_writer *writer)
 {
 	struct pc_output out;
 
-	pc_model_finalize(&f->m);
+	pc_model_finalize(f->m);
 	free(f->text);
 	f->text = NULL;
 	assert_int_equal(pc_output_to_memory(&out, &f->text, &f->size, &f->ctx.err), 0);
-	if (writer->write(&f->ctx, &f->m, &out)) {
+	if (writer->write(&f->ctx, f->m, &out)) {
 		pc_output_abort(&out);
 		return -1;
 	}
@@ -143,7 +143,7 @@ static void test_grammar_sorting_merging(void **state)
 	struct fixture *f = *state;
 	uint32_t prog = module(f, "/tmp/prog", 0, 0);
 	uint32_t stack[2] = {
-		pc_model_add_frame(&f->m, &(struct pc_frame){ .flags = PC_FRAME_INLINE }),
+		pc_model_add_frame(f->m, &(struct pc_frame){ .flags = PC_FRAME_INLINE }),
 		frame(f, prog, 0x10, 0),
 	};
 
@@ -406,8 +406,8 @@ static void test_event_option(void **state)
 static void test_no_addresses_is_an_error(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_frame named = { .function = pc_model_intern_cstr(&f->m, "main") };
-	uint32_t leaf = pc_model_add_frame(&f->m, &named);
+	struct pc_frame named = { .function = pc_model_intern_cstr(f->m, "main") };
+	uint32_t leaf = pc_model_add_frame(f->m, &named);
 
 	add(f, "samples", &leaf, 1, 0, 4);
 	assert_int_equal(write_with(f, &pc_autofdo_writer), -1);

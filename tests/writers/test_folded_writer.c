@@ -18,7 +18,7 @@ extern const struct pc_writer pc_folded_writer;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m;
+	struct pc_model *m;
 	int events;    /* column of "cycles_event" */
 	int samples;   /* column of "cycles_sample" */
 	char *text;
@@ -30,10 +30,10 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	f->samples = pc_model_add_event_column(&f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES);
-	f->events = pc_model_add_event_column(&f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT);
-	pc_model_set_default_column(&f->m, f->events);
+	f->m = pc_model_new();
+	f->samples = pc_model_add_event_column(f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES);
+	f->events = pc_model_add_event_column(f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT);
+	pc_model_set_default_column(f->m, f->events);
 	*state = f;
 	return 0;
 }
@@ -42,7 +42,7 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f->text);
 	free(f);
 	return 0;
@@ -50,9 +50,9 @@ static int teardown(void **state)
 
 static uint32_t module(struct fixture *f, const char *name)
 {
-	struct pc_module mod = { .name = pc_model_intern_cstr(&f->m, name) };
+	struct pc_module mod = { .name = pc_model_intern_cstr(f->m, name) };
 
-	return pc_model_add_module(&f->m, &mod);
+	return pc_model_add_module(f->m, &mod);
 }
 
 /* A frame of a perf-like reader: module (0: none), address, function or NULL. */
@@ -62,18 +62,18 @@ static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address, const c
 		.module = mod,
 		.flags = PC_FRAME_HAS_ADDRESS,
 		.address = address,
-		.function = function ? pc_model_intern_cstr(&f->m, function) : 0,
+		.function = function ? pc_model_intern_cstr(f->m, function) : 0,
 	};
 
-	return pc_model_add_frame(&f->m, &fr);
+	return pc_model_add_frame(f->m, &fr);
 }
 
 /* A frame with only a name (as the folded reader makes). */
 static uint32_t named(struct fixture *f, const char *function)
 {
-	struct pc_frame fr = { .function = pc_model_intern_cstr(&f->m, function) };
+	struct pc_frame fr = { .function = pc_model_intern_cstr(f->m, function) };
 
-	return pc_model_add_frame(&f->m, &fr);
+	return pc_model_add_frame(f->m, &fr);
 }
 
 struct labels {
@@ -89,18 +89,18 @@ static uint32_t labelset(struct fixture *f, const struct labels *l)
 	if (!l)
 		return 0;
 	if (l->comm)
-		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(&f->m, "comm"),
-					      .str = pc_model_intern_cstr(&f->m, l->comm) };
+		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(f->m, "comm"),
+					      .str = pc_model_intern_cstr(f->m, l->comm) };
 	if (l->pid >= 0)
-		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(&f->m, "pid"),
-					      .num = l->pid, .unit = pc_model_intern_cstr(&f->m, "pid") };
+		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(f->m, "pid"),
+					      .num = l->pid, .unit = pc_model_intern_cstr(f->m, "pid") };
 	if (l->tid >= 0)
-		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(&f->m, "tid"),
-					      .num = l->tid, .unit = pc_model_intern_cstr(&f->m, "tid") };
+		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(f->m, "tid"),
+					      .num = l->tid, .unit = pc_model_intern_cstr(f->m, "tid") };
 	if (l->cpu >= 0)
-		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(&f->m, "cpu"),
-					      .num = l->cpu, .unit = pc_model_intern_cstr(&f->m, "cpu") };
-	return pc_model_add_labels(&f->m, set, n);
+		set[n++] = (struct pc_label){ .key = pc_model_intern_cstr(f->m, "cpu"),
+					      .num = l->cpu, .unit = pc_model_intern_cstr(f->m, "cpu") };
+	return pc_model_add_labels(f->m, set, n);
 }
 
 /* One sample: frames leaf first (0-terminated), one sample, period in _event. */
@@ -115,16 +115,16 @@ static void sample(struct fixture *f, const struct labels *l, uint64_t period, .
 	for (uint32_t id = va_arg(ap, uint32_t); id; id = va_arg(ap, uint32_t))
 		frames[n++] = id;
 	va_end(ap);
-	s.stack = pc_model_add_stack(&f->m, frames, n);
+	s.stack = pc_model_add_stack(f->m, frames, n);
 	s.labels = labelset(f, l);
-	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)f->samples, 1), 0);
-	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)f->events, period), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &s, (size_t)f->samples, 1), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &s, (size_t)f->events, period), 0);
 }
 
 static int write_folded(struct fixture *f)
 {
 	free(f->text);
-	return pct_write_model(&f->ctx, &f->m, &pc_folded_writer, &f->text, &f->size);
+	return pct_write_model(&f->ctx, f->m, &pc_folded_writer, &f->text, &f->size);
 }
 
 static void assert_folded(struct fixture *f, const char *expected)
@@ -191,13 +191,13 @@ static void test_names_without_addresses_kept(void **state)
 	struct fixture *f = *state;
 	struct pc_frame lambda = {
 		.module = module(f, "/usr/lib/sbcl/sbcl.core"),
-		.function = pc_model_intern_cstr(&f->m, "(LAMBDA (X) :IN MAIN)"),
+		.function = pc_model_intern_cstr(f->m, "(LAMBDA (X) :IN MAIN)"),
 	};
 	struct pc_frame foreign = {
 		.module = lambda.module,
-		.function = pc_model_intern_cstr(&f->m, "\"foreign function write\"->x"),
+		.function = pc_model_intern_cstr(f->m, "\"foreign function write\"->x"),
 	};
-	uint32_t a = pc_model_add_frame(&f->m, &lambda), b = pc_model_add_frame(&f->m, &foreign);
+	uint32_t a = pc_model_add_frame(f->m, &lambda), b = pc_model_add_frame(f->m, &foreign);
 
 	sample(f, NULL, 3, b, a, 0);
 	assert_folded(f, "(LAMBDA (X) :IN MAIN);\"foreign function write\"->x 3\n");
@@ -289,10 +289,10 @@ static void test_inline_chains(void **state)
 	uint32_t chain = frame(f, module(f, "/tmp/perf-1.map"),
 			       1, "Lcom/A;::run->Lcom/B;::call->Lcom/C;::get");
 	uint32_t inlined = frame(f, 0, 2, "inlined_fn");
-	struct pc_frame fr = *pc_model_frame(&f->m, inlined);
+	struct pc_frame fr = *pc_model_frame(f->m, inlined);
 
 	fr.flags |= PC_FRAME_INLINE;
-	inlined = pc_model_add_frame(&f->m, &fr);
+	inlined = pc_model_add_frame(f->m, &fr);
 	sample(f, &java, 1, inlined, chain, 0);
 	pc_ctx_set(&f->ctx, "jit", NULL);
 	assert_folded(f, "java;com/A:::run_[j];com/B:::call_[i];com/C:::get_[i];inlined_fn 1\n");
@@ -302,13 +302,13 @@ static void test_inline_chains(void **state)
 static void test_event_choice(void **state)
 {
 	struct fixture *f = *state;
-	int faults = pc_model_add_column(&f->m, "page-faults", "count");
+	int faults = pc_model_add_column(f->m, "page-faults", "count");
 	uint32_t main_frame = frame(f, module(f, "/bin/w"), 0x1234, "main");
-	struct pc_sample s = { .stack = pc_model_add_stack(&f->m, &main_frame, 1),
+	struct pc_sample s = { .stack = pc_model_add_stack(f->m, &main_frame, 1),
 			       .labels = labelset(f, &worker) };
 
 	sample(f, &worker, 100, main_frame, 0);
-	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)faults, 7), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &s, (size_t)faults, 7), 0);
 	assert_folded(f, "my_worker_0;main 100\n");
 	assert_non_null(strstr(f->ctx.warnings[0].text, "only column 'cycles_event' is written; "
 						       "others such as 'page-faults' are lost"));

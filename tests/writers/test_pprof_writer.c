@@ -16,7 +16,7 @@
 typedef Perftools__Profiles__Profile Profile;
 
 struct fixture {
-	struct pc_model m;
+	struct pc_model *m;
 	struct pc_ctx ctx;
 	char *gz;        /* the written bytes */
 	size_t gz_size;
@@ -27,7 +27,7 @@ static int setup(void **state)
 {
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
-	pc_model_init(&f->m);
+	f->m = pc_model_new();
 	pc_ctx_init(&f->ctx);
 	*state = f;
 	return 0;
@@ -40,7 +40,7 @@ static int teardown(void **state)
 	if (f->p)
 		perftools__profiles__profile__free_unpacked(f->p, NULL);
 	free(f->gz);
-	pc_model_release(&f->m);
+	pc_model_free(f->m);
 	free(f);
 	return 0;
 }
@@ -78,7 +78,7 @@ static int write_model(struct fixture *f, char **gz, size_t *gz_size)
 	const struct pc_writer *writer = pc_writer_find("pprof");
 
 	assert_non_null(writer);
-	return pct_write_model(&f->ctx, &f->m, writer, gz, gz_size);
+	return pct_write_model(&f->ctx, f->m, writer, gz, gz_size);
 }
 
 /*
@@ -112,7 +112,7 @@ static const char *str(const Profile *p, int64_t index)
 
 static pc_str_id intern(struct fixture *f, const char *text)
 {
-	return pc_model_intern_cstr(&f->m, text);
+	return pc_model_intern_cstr(f->m, text);
 }
 
 static uint32_t module(struct fixture *f, const char *name, const char *build_id)
@@ -122,7 +122,7 @@ static uint32_t module(struct fixture *f, const char *name, const char *build_id
 		.build_id = intern(f, build_id),
 	};
 
-	return pc_model_add_module(&f->m, &mod);
+	return pc_model_add_module(f->m, &mod);
 }
 
 static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address,
@@ -135,7 +135,7 @@ static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address,
 		.function = function ? intern(f, function) : 0,
 	};
 
-	return pc_model_add_frame(&f->m, &fr);
+	return pc_model_add_frame(f->m, &fr);
 }
 
 static uint32_t source_frame(struct fixture *f, uint32_t mod, uint64_t address,
@@ -150,12 +150,12 @@ static uint32_t source_frame(struct fixture *f, uint32_t mod, uint64_t address,
 		.line = line,
 	};
 
-	return pc_model_add_frame(&f->m, &fr);
+	return pc_model_add_frame(f->m, &fr);
 }
 
 static int column(struct fixture *f, const char *type)
 {
-	return pc_model_add_column(&f->m, type, "count");
+	return pc_model_add_column(f->m, type, "count");
 }
 
 static void add(struct fixture *f, uint32_t stack, uint32_t labels, uint32_t branches,
@@ -163,7 +163,7 @@ static void add(struct fixture *f, uint32_t stack, uint32_t labels, uint32_t bra
 {
 	struct pc_sample s = { .stack = stack, .labels = labels, .branches = branches };
 
-	assert_int_equal(pc_model_add_sample(&f->m, &s, (size_t)col, count), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &s, (size_t)col, count), 0);
 }
 
 static void assert_ids(const uint64_t *ids, size_t n, const uint64_t *want, size_t nwant)
@@ -254,7 +254,7 @@ static void test_string_table_interned_and_used_only(void **state)
 	Profile *p;
 
 	intern(f, "never used");
-	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 2), 0, 0, col, 1);
 	p = convert(f);
 	assert_string_equal(p->string_table[0], "");
 	for (size_t i = 1; i < p->n_string_table; i++) {
@@ -280,8 +280,8 @@ static void test_dense_ids_and_leaf_first(void **state)
 	uint32_t stack[] = { leaf, mid, root }, other[] = { mid, root };
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 5);
-	add(f, pc_model_add_stack(&f->m, other, 2), 0, 0, col, 2);
+	add(f, pc_model_add_stack(f->m, stack, 3), 0, 0, col, 5);
+	add(f, pc_model_add_stack(f->m, other, 2), 0, 0, col, 2);
 	p = convert(f);
 
 	assert_int_equal(p->n_mapping, 2);
@@ -335,7 +335,7 @@ static void test_inline_frames_fold_into_physical_location(void **state)
 	const Perftools__Profiles__Location *loc;
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 4), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 4), 0, 0, col, 1);
 	p = convert(f);
 	assert_int_equal(p->n_sample, 1);
 	assert_int_equal(p->sample[0]->n_location_id, 2);
@@ -364,7 +364,7 @@ static void test_unnamed_frames_give_bare_locations(void **state)
 	uint32_t stack[] = { bare, named };
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 2), 0, 0, col, 1);
 	p = convert(f);
 	assert_int_equal(p->location[0]->n_line, 0);
 	assert_int_equal(p->location[0]->mapping_id, 1);
@@ -393,7 +393,7 @@ static void test_functions_keyed_by_name_file_and_binary(void **state)
 	uint32_t stack[] = { a, b, c, d };
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 4), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 4), 0, 0, col, 1);
 	p = convert(f);
 	assert_int_equal(p->n_location, 4);
 	assert_int_equal(p->n_function, 3);
@@ -411,12 +411,12 @@ static void test_sample_types_and_default(void **state)
 	uint32_t app = module(f, "app", "");
 	uint32_t leaf = frame(f, app, 0x10, "fn", 0);
 	uint32_t stack;
-	int a = column(f, "alpha"), b = pc_model_add_column(&f->m, "beta", "nanoseconds");
+	int a = column(f, "alpha"), b = pc_model_add_column(f->m, "beta", "nanoseconds");
 	int c = column(f, "gamma");
 	Profile *p;
 
-	pc_model_set_default_column(&f->m, b);
-	stack = pc_model_add_stack(&f->m, &leaf, 1);
+	pc_model_set_default_column(f->m, b);
+	stack = pc_model_add_stack(f->m, &leaf, 1);
 	add(f, stack, 0, 0, a, 1);
 	add(f, stack, 0, 0, b, 2000);
 	add(f, stack, 0, 0, c, 3);
@@ -442,12 +442,12 @@ static void test_samples_merge_after_dropping_branches(void **state)
 	uint32_t app = module(f, "app", "");
 	uint32_t x = frame(f, app, 0x10, "x", 0), y = frame(f, app, 0x20, "y", 0);
 	struct pc_branch branch = { .from = x, .to = y };
-	uint32_t stack = pc_model_add_stack(&f->m, &x, 1);
+	uint32_t stack = pc_model_add_stack(f->m, &x, 1);
 	const struct pc_warning *warning;
 	Profile *p;
 
 	add(f, stack, 0, 0, col, 40);
-	add(f, stack, 0, pc_model_add_branches(&f->m, &branch, 1), col, 2);
+	add(f, stack, 0, pc_model_add_branches(f->m, &branch, 1), col, 2);
 	p = convert(f);
 	assert_int_equal(p->n_sample, 1);
 	assert_int_equal(p->sample[0]->value[0], 42);
@@ -463,7 +463,7 @@ static void test_labels_keep_units_and_zero(void **state)
 	int col = column(f, "samples");
 	uint32_t app = module(f, "app", "");
 	uint32_t leaf = frame(f, app, 0x10, "fn", 0);
-	uint32_t stack = pc_model_add_stack(&f->m, &leaf, 1);
+	uint32_t stack = pc_model_add_stack(f->m, &leaf, 1);
 	struct pc_label first[] = {
 		{ .key = intern(f, "pid"), .num = 0, .unit = intern(f, "pid") },
 		{ .key = intern(f, "thread"), .str = intern(f, "main thread") },
@@ -475,9 +475,9 @@ static void test_labels_keep_units_and_zero(void **state)
 	size_t checked = 0;
 	Profile *p;
 
-	add(f, stack, pc_model_add_labels(&f->m, first, 3), 0, col, 1);
-	add(f, stack, pc_model_add_labels(&f->m, second, 1), 0, col, 2);
-	add(f, stack, pc_model_add_labels(&f->m, second, 1), 0, col, 3);
+	add(f, stack, pc_model_add_labels(f->m, first, 3), 0, col, 1);
+	add(f, stack, pc_model_add_labels(f->m, second, 1), 0, col, 2);
+	add(f, stack, pc_model_add_labels(f->m, second, 1), 0, col, 3);
 	p = convert(f);
 	assert_int_equal(p->n_sample, 2);
 	for (size_t i = 0; i < p->n_sample; i++) {
@@ -522,8 +522,8 @@ static void test_lbr_becomes_to_from_samples(void **state)
 	uint64_t total = 0;
 	Profile *p;
 
-	add(f, 0, 0, pc_model_add_branches(&f->m, record, 2), col, 3);
-	add(f, 0, 0, pc_model_add_branches(&f->m, again, 1), col, 10);
+	add(f, 0, 0, pc_model_add_branches(f->m, record, 2), col, 3);
+	add(f, 0, 0, pc_model_add_branches(f->m, again, 1), col, 10);
 	p = convert(f);
 	assert_int_equal(p->n_sample, 2);
 	for (size_t i = 0; i < p->n_sample; i++) {
@@ -558,8 +558,8 @@ static void test_spt_style_mapping(void **state)
 	Profile *p;
 
 	assert_int_equal(unused, 2);
-	add(f, pc_model_add_stack(&f->m, &low, 1), 0, 0, col, 7);
-	add(f, pc_model_add_stack(&f->m, &high, 1), 0, 0, col, (1ull << 62) + 3);
+	add(f, pc_model_add_stack(f->m, &low, 1), 0, 0, col, 7);
+	add(f, pc_model_add_stack(f->m, &high, 1), 0, 0, col, (1ull << 62) + 3);
 	p = convert(f);
 	assert_int_equal(p->n_mapping, 2);
 	map = p->mapping[0];
@@ -595,13 +595,13 @@ static void test_module_range_is_used(void **state)
 		.file_offset = 0x1000,
 		.has_range = true,
 	};
-	uint32_t libc = pc_model_add_module(&f->m, &mod);
+	uint32_t libc = pc_model_add_module(f->m, &mod);
 	uint32_t rel = frame(f, libc, 0x1040, "rel", 0); /* file offset 0x1040 */
 	uint32_t abs = frame(f, libc, 0x7f0000000080, "abs", PC_FRAME_ABSOLUTE);
 	uint32_t stack[] = { rel, abs };
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 2), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 2), 0, 0, col, 1);
 	p = convert(f);
 	assert_int_equal(p->mapping[0]->memory_start, 0x7f0000000000);
 	assert_int_equal(p->mapping[0]->memory_limit, 0x7f0000100000);
@@ -617,14 +617,11 @@ static void test_metadata_and_comments(void **state)
 	Profile *p;
 
 	column(f, "samples");
-	pc_model_add_source(&f->m, "spt");
-	pc_model_add_source(&f->m, "perf-script");
-	pc_model_add_comment(&f->m, "SPT v1, %d program ids", 2);
-	f->m.time_nanos = 1700000000000000000;
-	f->m.duration_nanos = 5000000000;
-	f->m.period_type.type = intern(f, "cpu");
-	f->m.period_type.unit = intern(f, "nanoseconds");
-	f->m.period = 1000000;
+	pc_model_add_source(f->m, "spt");
+	pc_model_add_source(f->m, "perf-script");
+	pc_model_add_comment(f->m, "SPT v1, %d program ids", 2);
+	pc_model_set_time(f->m, 1700000000000000000, 5000000000);
+	pc_model_set_period(f->m, intern(f, "cpu"), intern(f, "nanoseconds"), 1000000);
 	p = convert(f);
 	assert_int_equal(p->n_comment, 2);
 	assert_string_equal(str(p, p->comment[0]),
@@ -646,8 +643,8 @@ static void test_arcs_dropped_with_one_warning(void **state)
 	const struct pc_warning *warning;
 
 	column(f, "samples");
-	assert_int_equal(pc_model_add_arc(&f->m, a, b, PC_ARC_CALL, 5), 0);
-	assert_int_equal(pc_model_add_arc(&f->m, b, a, PC_ARC_BRANCH, 5), 0);
+	assert_int_equal(pc_model_add_arc(f->m, a, b, PC_ARC_CALL, 5), 0);
+	assert_int_equal(pc_model_add_arc(f->m, b, a, PC_ARC_BRANCH, 5), 0);
 	convert(f);
 	warning = warning_like(&f->ctx, "pprof keeps no arcs: 2 arcs dropped");
 	assert_non_null(warning);
@@ -665,7 +662,7 @@ static void test_strict_turns_lost_arcs_into_an_error(void **state)
 
 	f->ctx.opt.strict = true;
 	column(f, "samples");
-	assert_int_equal(pc_model_add_arc(&f->m, a, a, PC_ARC_CALL, 1), 0);
+	assert_int_equal(pc_model_add_arc(f->m, a, a, PC_ARC_CALL, 1), 0);
 	assert_int_equal(write_model(f, &gz, &gz_size), -1);
 	assert_int_equal(f->ctx.err.status, PC_STATUS_INPUT);
 	assert_non_null(strstr(f->ctx.err.message, "arcs dropped"));
@@ -682,7 +679,7 @@ static void test_merged_overflow_is_an_error(void **state)
 	char *gz = NULL;
 	size_t gz_size = 0;
 
-	add(f, 0, 0, pc_model_add_branches(&f->m, twice, 2), col, PC_COUNT_MAX);
+	add(f, 0, 0, pc_model_add_branches(f->m, twice, 2), col, PC_COUNT_MAX);
 	assert_int_equal(write_model(f, &gz, &gz_size), -1);
 	assert_non_null(strstr(f->ctx.err.message, "'lbr_branch'"));
 }
@@ -698,9 +695,9 @@ static void test_output_is_deterministic(void **state)
 	char *first = NULL, *second = NULL;
 	size_t first_size = 0, second_size = 0;
 
-	add(f, pc_model_add_stack(&f->m, stack, 2), pc_model_add_labels(&f->m, &label, 1), 0,
+	add(f, pc_model_add_stack(f->m, stack, 2), pc_model_add_labels(f->m, &label, 1), 0,
 	    col, 9);
-	add(f, pc_model_add_stack(&f->m, stack + 1, 1), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack + 1, 1), 0, 0, col, 1);
 	assert_int_equal(write_model(f, &first, &first_size), 0);
 	assert_int_equal(write_model(f, &second, &second_size), 0);
 	assert_int_equal(first_size, second_size);
@@ -713,17 +710,17 @@ static void test_invalid_utf8_replaced(void **state)
 {
 	struct fixture *f = *state;
 	int col = column(f, "samples");
-	uint32_t app = pc_model_add_module(&f->m, &(struct pc_module){
-		.name = pc_model_intern(&f->m, "caf\xe9.exe", 8),
+	uint32_t app = pc_model_add_module(f->m, &(struct pc_module){
+		.name = pc_model_intern(f->m, "caf\xe9.exe", 8),
 	});
 	uint32_t a = frame(f, app, 0x10, "ok\xc3\xa9", 0);
 	uint32_t b = frame(f, app, 0x20, "bad\xff\xfe", 0);
-	struct pc_frame nul = { .module = app, .function = pc_model_intern(&f->m, "n\0l", 3) };
-	uint32_t stack[] = { a, b, pc_model_add_frame(&f->m, &nul) };
+	struct pc_frame nul = { .module = app, .function = pc_model_intern(f->m, "n\0l", 3) };
+	uint32_t stack[] = { a, b, pc_model_add_frame(f->m, &nul) };
 	const struct pc_warning *warning;
 	Profile *p;
 
-	add(f, pc_model_add_stack(&f->m, stack, 3), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, stack, 3), 0, 0, col, 1);
 	p = convert(f);
 	assert_string_equal(str(p, p->mapping[0]->filename), "caf\xef\xbf\xbd.exe");
 	assert_string_equal(line_name(p, 1, 0), "ok\xc3\xa9");
@@ -743,7 +740,7 @@ static void test_unfinalized_model_is_refused(void **state)
 	size_t gz_size = 0;
 
 	assert_int_equal(pc_output_to_memory(&out, &gz, &gz_size, &f->ctx.err), 0);
-	assert_int_equal(writer->write(&f->ctx, &f->m, &out), -1);
+	assert_int_equal(writer->write(&f->ctx, f->m, &out), -1);
 	pc_output_abort(&out);
 	assert_non_null(strstr(f->ctx.err.message, "not finalized"));
 }
@@ -785,7 +782,7 @@ static int64_t pid_of(const Profile *p, const Perftools__Profiles__Sample *s)
 static void test_caller_callee_flat_samples_and_edges(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	uint32_t app, exe, main_fn, work, unknown;
 	Profile *p;
 
@@ -850,7 +847,7 @@ static void test_caller_callee_flat_samples_and_edges(void **state)
 static void test_caller_callee_edge_labels(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	uint32_t one, two, exe1, exe2, main1, main2, unknown, helper;
 	Profile *p;
 
@@ -888,9 +885,9 @@ static void test_caller_callee_edge_column_name_taken(void **state)
 	char *gz = NULL;
 	size_t gz_size = 0;
 
-	pct_cc_columns(&f->m);
+	pct_cc_columns(f->m);
 	column(f, "edge_inclusive");
-	pct_cc_named(&f->m, "main", 1, 1);
+	pct_cc_named(f->m, "main", 1, 1);
 	assert_int_equal(write_model(f, &gz, &gz_size), -1);
 	assert_string_equal(f->ctx.err.message,
 			    "pprof: column 3 is named 'edge_inclusive', the name of the column "
@@ -905,11 +902,11 @@ static void test_caller_callee_branch_arcs_dropped(void **state)
 	uint32_t a, b;
 	Profile *p;
 
-	pct_cc_columns(&f->m);
-	a = pct_cc_named(&f->m, "a", 1, 2);
-	b = pct_cc_named(&f->m, "b", 1, 1);
-	pct_cc_call(&f->m, a, b, 1);
-	assert_int_equal(pc_model_add_arc(&f->m, a, b, PC_ARC_BRANCH, 7), 0);
+	pct_cc_columns(f->m);
+	a = pct_cc_named(f->m, "a", 1, 2);
+	b = pct_cc_named(f->m, "b", 1, 1);
+	pct_cc_call(f->m, a, b, 1);
+	assert_int_equal(pc_model_add_arc(f->m, a, b, PC_ARC_BRANCH, 7), 0);
 	p = convert(f);
 	assert_int_equal(p->n_sample, 3);
 	assert_non_null(warning_like(&f->ctx, "pprof keeps no arcs: 1 arcs dropped"));

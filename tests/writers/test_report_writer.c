@@ -22,7 +22,7 @@ extern const struct pc_writer pc_report_writer;
 static int write_report(struct fixture *f)
 {
 	free(f->text);
-	return pct_write_model(&f->ctx, &f->m, &pc_report_writer, &f->text, &f->size);
+	return pct_write_model(&f->ctx, f->m, &pc_report_writer, &f->text, &f->size);
 }
 
 static void assert_report(struct fixture *f, const char *expected)
@@ -80,12 +80,12 @@ static void test_header_top_and_tree(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main;a;b", 8);
-	add_folded(&f->m, 0, "main;a", 2);
-	add_folded(&f->m, 0, "main;c;b", 4);
-	add_folded(&f->m, 0, "main;c;c;c", 4);
-	add_folded(&f->m, 0, "other", 2);
+	one_column(f->m);
+	add_folded(f->m, 0, "main;a;b", 8);
+	add_folded(f->m, 0, "main;a", 2);
+	add_folded(f->m, 0, "main;c;b", 4);
+	add_folded(f->m, 0, "main;c;c;c", 4);
+	add_folded(f->m, 0, "other", 2);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
@@ -116,8 +116,8 @@ static void test_no_tree_without_the_option(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main;a", 1);
+	one_column(f->m);
+	add_folded(f->m, 0, "main;a", 1);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -134,10 +134,10 @@ static void test_top_limits_the_table(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main;a", 3);
-	add_folded(&f->m, 0, "main;b", 2);
-	add_folded(&f->m, 0, "main;c", 1);
+	one_column(f->m);
+	add_folded(f->m, 0, "main;a", 3);
+	add_folded(f->m, 0, "main;b", 2);
+	add_folded(f->m, 0, "main;c", 1);
 	pc_ctx_set(&f->ctx, "top", "2");
 	assert_report(f,
 		"profconv report\n"
@@ -156,11 +156,11 @@ static void test_function_order(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "x;c", 4);
-	add_folded(&f->m, 0, "x;bb", 2);
-	add_folded(&f->m, 0, "y;b", 2);
-	add_folded(&f->m, 0, "x;B", 2);
+	one_column(f->m);
+	add_folded(f->m, 0, "x;c", 4);
+	add_folded(f->m, 0, "x;bb", 2);
+	add_folded(f->m, 0, "y;b", 2);
+	add_folded(f->m, 0, "x;B", 2);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -181,12 +181,12 @@ static void test_pruning_below_half_a_percent(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main;a;deep", 985);
-	add_folded(&f->m, 0, "main;e", 5);
-	add_folded(&f->m, 0, "main;b", 4);
-	add_folded(&f->m, 0, "main;c", 3);
-	add_folded(&f->m, 0, "main;d;more", 3);
+	one_column(f->m);
+	add_folded(f->m, 0, "main;a;deep", 985);
+	add_folded(f->m, 0, "main;e", 5);
+	add_folded(f->m, 0, "main;b", 4);
+	add_folded(f->m, 0, "main;c", 3);
+	add_folded(f->m, 0, "main;d;more", 3);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
@@ -211,9 +211,9 @@ static void test_pruned_roots(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main", 199);
-	add_folded(&f->m, 0, "rare", 1);
+	one_column(f->m);
+	add_folded(f->m, 0, "main", 199);
+	add_folded(f->m, 0, "rare", 1);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
@@ -229,11 +229,11 @@ static void test_pruned_roots(void **state)
 		"call tree, root first (nodes below 0.5% of the total are folded):\n"
 		"199   99.50%  main\n"
 		"  1    0.50%  rare\n");
-	pc_model_release(&f->m);
-	pc_model_init(&f->m);
-	one_column(&f->m);
-	add_folded(&f->m, 0, "main", 200);
-	add_folded(&f->m, 0, "rare", 1);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	one_column(f->m);
+	add_folded(f->m, 0, "main", 200);
+	add_folded(f->m, 0, "rare", 1);
 	assert_int_equal(write_report(f), 0);
 	assert_non_null(strstr(f->text, "\n200   99.50%  main\n  1    0.50%  (1 more below "
 				      "0.5%)\n"));
@@ -244,10 +244,10 @@ static void test_pruned_roots(void **state)
 static void test_names_of_unsymbolized_frames(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_module lib = { .name = pc_model_intern_cstr(&f->m, "/usr/lib/libfoo.so") };
-	struct pc_module exe = { .name = pc_model_intern_cstr(&f->m, "C:\\bin\\app.exe") };
-	uint32_t lib_id = pc_model_add_module(&f->m, &lib);
-	uint32_t exe_id = pc_model_add_module(&f->m, &exe);
+	struct pc_module lib = { .name = pc_model_intern_cstr(f->m, "/usr/lib/libfoo.so") };
+	struct pc_module exe = { .name = pc_model_intern_cstr(f->m, "C:\\bin\\app.exe") };
+	uint32_t lib_id = pc_model_add_module(f->m, &lib);
+	uint32_t exe_id = pc_model_add_module(f->m, &exe);
 	const struct pc_frame frames[] = {
 		{ .module = lib_id, .flags = PC_FRAME_HAS_ADDRESS, .address = 0x10 },
 		{ .module = exe_id, .flags = PC_FRAME_HAS_ADDRESS | PC_FRAME_ABSOLUTE,
@@ -256,16 +256,16 @@ static void test_names_of_unsymbolized_frames(void **state)
 		{ .module = lib_id },
 		{ 0 },
 		{ .module = lib_id, .flags = PC_FRAME_HAS_ADDRESS | PC_FRAME_INLINE,
-		  .address = 0x20, .function = pc_model_intern_cstr(&f->m, "inlined") },
+		  .address = 0x20, .function = pc_model_intern_cstr(f->m, "inlined") },
 	};
 
-	pc_model_add_source(&f->m, "spt");
-	pc_model_add_column(&f->m, "cycles", "count");
+	pc_model_add_source(f->m, "spt");
+	pc_model_add_column(f->m, "cycles", "count");
 	for (size_t i = 0; i < PC_ARRAY_SIZE(frames); i++) {
-		uint32_t id = pc_model_add_frame(&f->m, &frames[i]);
-		struct pc_sample sample = { .stack = pc_model_add_stack(&f->m, &id, 1) };
+		uint32_t id = pc_model_add_frame(f->m, &frames[i]);
+		struct pc_sample sample = { .stack = pc_model_add_stack(f->m, &id, 1) };
 
-		assert_int_equal(pc_model_add_sample(&f->m, &sample, 0, 60 - 10 * i), 0);
+		assert_int_equal(pc_model_add_sample(f->m, &sample, 0, 60 - 10 * i), 0);
 	}
 	assert_report(f,
 		"profconv report\n"
@@ -287,19 +287,19 @@ static void test_names_of_unsymbolized_frames(void **state)
 static void test_frames_with_one_name_are_one_function(void **state)
 {
 	struct fixture *f = *state;
-	pc_str_id name = pc_model_intern_cstr(&f->m, "work");
+	pc_str_id name = pc_model_intern_cstr(f->m, "work");
 	const struct pc_frame at_10 = { .flags = PC_FRAME_HAS_ADDRESS, .address = 0x10,
 					.function = name };
 	const struct pc_frame at_20 = { .flags = PC_FRAME_HAS_ADDRESS, .address = 0x20,
 					.function = name };
-	uint32_t ids[2] = { pc_model_add_frame(&f->m, &at_10), pc_model_add_frame(&f->m, &at_20) };
-	struct pc_sample a = { .stack = pc_model_add_stack(&f->m, &ids[0], 1) };
-	struct pc_sample b = { .stack = pc_model_add_stack(&f->m, &ids[1], 1) };
+	uint32_t ids[2] = { pc_model_add_frame(f->m, &at_10), pc_model_add_frame(f->m, &at_20) };
+	struct pc_sample a = { .stack = pc_model_add_stack(f->m, &ids[0], 1) };
+	struct pc_sample b = { .stack = pc_model_add_stack(f->m, &ids[1], 1) };
 
-	pc_model_add_source(&f->m, "perf-script");
-	pc_model_add_column(&f->m, "cycles", "count");
-	pc_model_add_sample(&f->m, &a, 0, 3);
-	pc_model_add_sample(&f->m, &b, 0, 4);
+	pc_model_add_source(f->m, "perf-script");
+	pc_model_add_column(f->m, "cycles", "count");
+	pc_model_add_sample(f->m, &a, 0, 3);
+	pc_model_add_sample(f->m, &b, 0, 4);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
@@ -319,8 +319,8 @@ static void test_control_bytes_and_invalid_utf8_are_escaped(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "caf\xc3\xa9\x1b[31m\xff", 1);
+	one_column(f->m);
+	add_folded(f->m, 0, "caf\xc3\xa9\x1b[31m\xff", 1);
 	assert_report(f,
 		"profconv report\n"
 		"source:   folded\n"
@@ -336,18 +336,18 @@ static void test_control_bytes_and_invalid_utf8_are_escaped(void **state)
 
 static void perf_columns(struct fixture *f)
 {
-	pc_model_add_source(&f->m, "perf-script");
-	assert_int_equal(pc_model_add_event_column(&f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES), 0);
-	assert_int_equal(pc_model_add_event_column(&f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT), 1);
-	assert_int_equal(pc_model_add_event_column(&f->m, "instructions_sample", "count", "instructions", PC_ROLE_SAMPLES), 2);
-	assert_int_equal(pc_model_add_event_column(&f->m, "instructions_event", "count", "instructions", PC_ROLE_WEIGHT), 3);
-	pc_model_set_default_column(&f->m, 1);
-	add_folded(&f->m, 0, "main;spin", 3);
-	add_folded(&f->m, 1, "main;spin", 3000);
-	add_folded(&f->m, 2, "main;spin", 1);
-	add_folded(&f->m, 3, "main;spin", 500);
-	add_folded(&f->m, 2, "main;idle", 1);
-	add_folded(&f->m, 3, "main;idle", 1500);
+	pc_model_add_source(f->m, "perf-script");
+	assert_int_equal(pc_model_add_event_column(f->m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES), 0);
+	assert_int_equal(pc_model_add_event_column(f->m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT), 1);
+	assert_int_equal(pc_model_add_event_column(f->m, "instructions_sample", "count", "instructions", PC_ROLE_SAMPLES), 2);
+	assert_int_equal(pc_model_add_event_column(f->m, "instructions_event", "count", "instructions", PC_ROLE_WEIGHT), 3);
+	pc_model_set_default_column(f->m, 1);
+	add_folded(f->m, 0, "main;spin", 3);
+	add_folded(f->m, 1, "main;spin", 3000);
+	add_folded(f->m, 2, "main;spin", 1);
+	add_folded(f->m, 3, "main;spin", 500);
+	add_folded(f->m, 2, "main;idle", 1);
+	add_folded(f->m, 3, "main;idle", 1500);
 }
 
 static void test_default_event_column_with_its_sample_count(void **state)
@@ -419,19 +419,19 @@ static void test_unknown_event_is_an_error(void **state)
 static void test_zero_values_and_stackless_samples(void **state)
 {
 	struct fixture *f = *state;
-	uint32_t from = named_frame(&f->m, "from"), to = named_frame(&f->m, "to");
+	uint32_t from = named_frame(f->m, "from"), to = named_frame(f->m, "to");
 	struct pc_branch branch = { .from = from, .to = to };
-	struct pc_label label = { .key = pc_model_intern_cstr(&f->m, "tid"), .num = 7 };
-	struct pc_sample branch_only = { .branches = pc_model_add_branches(&f->m, &branch, 1) };
-	struct pc_sample labels_only = { .labels = pc_model_add_labels(&f->m, &label, 1) };
+	struct pc_label label = { .key = pc_model_intern_cstr(f->m, "tid"), .num = 7 };
+	struct pc_sample branch_only = { .branches = pc_model_add_branches(f->m, &branch, 1) };
+	struct pc_sample labels_only = { .labels = pc_model_add_labels(f->m, &label, 1) };
 
-	one_column(&f->m);
-	assert_int_equal(pc_model_add_column(&f->m, "lbr", "count"), 1);
-	add_folded(&f->m, 0, "main;work", 92);
-	add_folded(&f->m, 1, "main;unseen", 50); /* 0 in column 0: skipped */
-	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 0, 5), 0);
-	assert_int_equal(pc_model_add_sample(&f->m, &labels_only, 0, 3), 0);
-	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 1, 9), 0);
+	one_column(f->m);
+	assert_int_equal(pc_model_add_column(f->m, "lbr", "count"), 1);
+	add_folded(f->m, 0, "main;work", 92);
+	add_folded(f->m, 1, "main;unseen", 50); /* 0 in column 0: skipped */
+	assert_int_equal(pc_model_add_sample(f->m, &branch_only, 0, 5), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &labels_only, 0, 3), 0);
+	assert_int_equal(pc_model_add_sample(f->m, &branch_only, 1, 9), 0);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
@@ -454,14 +454,14 @@ static void test_zero_values_and_stackless_samples(void **state)
 static void test_only_branches_in_the_column(void **state)
 {
 	struct fixture *f = *state;
-	uint32_t from = named_frame(&f->m, "from"), to = named_frame(&f->m, "to");
+	uint32_t from = named_frame(f->m, "from"), to = named_frame(f->m, "to");
 	struct pc_branch branch = { .from = from, .to = to };
-	struct pc_sample branch_only = { .branches = pc_model_add_branches(&f->m, &branch, 1) };
+	struct pc_sample branch_only = { .branches = pc_model_add_branches(f->m, &branch, 1) };
 
-	one_column(&f->m);
-	assert_int_equal(pc_model_add_column(&f->m, "lbr", "count"), 1);
-	add_folded(&f->m, 0, "main", 1);
-	assert_int_equal(pc_model_add_sample(&f->m, &branch_only, 1, 4), 0);
+	one_column(f->m);
+	assert_int_equal(pc_model_add_column(f->m, "lbr", "count"), 1);
+	add_folded(f->m, 0, "main", 1);
+	assert_int_equal(pc_model_add_sample(f->m, &branch_only, 1, 4), 0);
 	f->ctx.opt.event = "lbr";
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
@@ -479,18 +479,18 @@ static void test_only_branches_in_the_column(void **state)
 static void test_labels_do_not_split_the_report(void **state)
 {
 	struct fixture *f = *state;
-	uint32_t leaf = named_frame(&f->m, "main");
-	pc_str_id tid = pc_model_intern_cstr(&f->m, "tid");
+	uint32_t leaf = named_frame(f->m, "main");
+	pc_str_id tid = pc_model_intern_cstr(f->m, "tid");
 
-	one_column(&f->m);
+	one_column(f->m);
 	for (int i = 1; i <= 3; i++) {
 		struct pc_label label = { .key = tid, .num = i };
 		struct pc_sample sample = {
-			.stack = pc_model_add_stack(&f->m, &leaf, 1),
-			.labels = pc_model_add_labels(&f->m, &label, 1),
+			.stack = pc_model_add_stack(f->m, &leaf, 1),
+			.labels = pc_model_add_labels(f->m, &label, 1),
 		};
 
-		assert_int_equal(pc_model_add_sample(&f->m, &sample, 0, (uint64_t)i), 0);
+		assert_int_equal(pc_model_add_sample(f->m, &sample, 0, (uint64_t)i), 0);
 	}
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_int_equal(write_report(f), 0);
@@ -504,10 +504,10 @@ static void test_total_past_2_64_is_an_error(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "a", PC_COUNT_MAX);
-	add_folded(&f->m, 0, "b", PC_COUNT_MAX);
-	add_folded(&f->m, 0, "c", 2);
+	one_column(f->m);
+	add_folded(f->m, 0, "a", PC_COUNT_MAX);
+	add_folded(f->m, 0, "b", PC_COUNT_MAX);
+	add_folded(f->m, 0, "c", 2);
 	assert_int_equal(write_report(f), -1);
 	assert_string_equal(f->ctx.err.message, "report: the values of column 'samples' add "
 			    "up to more than 18446744073709551615");
@@ -517,9 +517,9 @@ static void test_large_counts(void **state)
 {
 	struct fixture *f = *state;
 
-	one_column(&f->m);
-	add_folded(&f->m, 0, "a;b", PC_COUNT_MAX);
-	add_folded(&f->m, 0, "a;c", PC_COUNT_MAX);
+	one_column(f->m);
+	add_folded(f->m, 0, "a;b", PC_COUNT_MAX);
+	add_folded(f->m, 0, "a;c", PC_COUNT_MAX);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"
@@ -545,16 +545,16 @@ static void test_deep_recursion(void **state)
 	struct fixture *f = *state;
 	enum { DEPTH = 3000 };
 	uint32_t *frames = pc_xmalloc(DEPTH * sizeof(*frames));
-	uint32_t self = named_frame(&f->m, "self");
+	uint32_t self = named_frame(f->m, "self");
 	struct pc_sample sample;
 	size_t lines = 0;
 
 	for (size_t i = 0; i < DEPTH; i++)
 		frames[i] = self;
-	sample.stack = pc_model_add_stack(&f->m, frames, DEPTH);
+	sample.stack = pc_model_add_stack(f->m, frames, DEPTH);
 	sample.labels = sample.branches = 0;
-	one_column(&f->m);
-	assert_int_equal(pc_model_add_sample(&f->m, &sample, 0, 5), 0);
+	one_column(f->m);
+	assert_int_equal(pc_model_add_sample(f->m, &sample, 0, 5), 0);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_int_equal(write_report(f), 0);
 	assert_non_null(strstr(f->text, "    5  100.00%      5  100.00%  self\n"));
@@ -586,10 +586,10 @@ static void test_tree_indentation_is_capped(void **state)
 	char tail[1024];
 	size_t len;
 
-	one_column(&f->m);
-	add_chain(&f->m, 34, "f34", 398);
-	add_chain(&f->m, 34, "g", 1);
-	add_chain(&f->m, 34, "h", 1);
+	one_column(f->m);
+	add_chain(f->m, 34, "f34", 398);
+	add_chain(f->m, 34, "g", 1);
+	add_chain(f->m, 34, "h", 1);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	pc_ctx_set(&f->ctx, "top", "1");
 	assert_int_equal(write_report(f), 0);
@@ -669,7 +669,7 @@ static void test_caller_callee_tables_and_tree(void **state)
 	struct fixture *f = *state;
 	char expected[4096];
 
-	add_caller_callee(&f->m);
+	add_caller_callee(f->m);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	snprintf(expected, sizeof(expected), "%s%s%s",
 		 "profconv report\n"
@@ -699,7 +699,7 @@ static void test_caller_callee_event_inclusive(void **state)
 	struct fixture *f = *state;
 	char expected[4096];
 
-	add_caller_callee(&f->m);
+	add_caller_callee(f->m);
 	f->ctx.opt.event = "inclusive_samples";
 	snprintf(expected, sizeof(expected), "%s%s",
 		 "profconv report\n"
@@ -716,7 +716,7 @@ static void test_caller_callee_event_other_column(void **state)
 {
 	struct fixture *f = *state;
 
-	add_caller_callee(&f->m);
+	add_caller_callee(f->m);
 	f->ctx.opt.event = "calls";
 	assert_int_equal(write_report(f), -1);
 	assert_string_equal(f->ctx.err.message,
@@ -728,7 +728,7 @@ static void test_caller_callee_top(void **state)
 {
 	struct fixture *f = *state;
 
-	add_caller_callee(&f->m);
+	add_caller_callee(f->m);
 	pc_ctx_set(&f->ctx, "top", "1");
 	assert_report(f,
 		"profconv report\n"
@@ -754,7 +754,7 @@ static void test_caller_callee_top(void **state)
 static void test_caller_callee_functions_of_two_processes(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	uint32_t one, two;
 	static const char table[] =
 		"excl    excl%  incl    incl%  address   module  pid  function\n"
@@ -787,7 +787,7 @@ static void test_caller_callee_without_functions(void **state)
 {
 	struct fixture *f = *state;
 
-	pct_cc_columns(&f->m);
+	pct_cc_columns(f->m);
 	pc_ctx_set(&f->ctx, "tree", NULL);
 	assert_report(f,
 		"profconv report\n"

@@ -19,7 +19,7 @@ extern const struct pc_writer pc_sampler_writer;
 
 struct fixture {
 	struct pc_ctx ctx;
-	struct pc_model m, back;
+	struct pc_model *m, *back;
 	char *out;
 	size_t out_len;
 };
@@ -29,8 +29,8 @@ static int setup(void **state)
 	struct fixture *f = pc_xcalloc(1, sizeof(*f));
 
 	pc_ctx_init(&f->ctx);
-	pc_model_init(&f->m);
-	pc_model_init(&f->back);
+	f->m = pc_model_new();
+	f->back = pc_model_new();
 	*state = f;
 	return 0;
 }
@@ -39,8 +39,8 @@ static int teardown(void **state)
 {
 	struct fixture *f = *state;
 
-	pc_model_release(&f->m);
-	pc_model_release(&f->back);
+	pc_model_free(f->m);
+	pc_model_free(f->back);
 	free(f->out);
 	free(f);
 	return 0;
@@ -84,11 +84,11 @@ static int write_trace(struct fixture *f)
 {
 	struct pc_output out = { 0 };
 
-	pc_model_finalize(&f->m);
+	pc_model_finalize(f->m);
 	free(f->out);
 	f->out = NULL;
 	assert_int_equal(pc_output_to_memory(&out, &f->out, &f->out_len, &f->ctx.err), 0);
-	if (pc_sampler_writer.write(&f->ctx, &f->m, &out)) {
+	if (pc_sampler_writer.write(&f->ctx, f->m, &out)) {
 		pc_output_abort(&out);
 		return -1;
 	}
@@ -101,9 +101,9 @@ static void read_back(struct fixture *f)
 	struct pc_input in;
 
 	pc_input_from_memory(&in, "written.trace", f->out, f->out_len);
-	assert_int_equal(pc_sampler_reader.read(&f->ctx, &in, &f->back), 0);
+	assert_int_equal(pc_sampler_reader.read(&f->ctx, &in, f->back), 0);
 	pc_input_close(&in);
-	pc_model_finalize(&f->back);
+	pc_model_finalize(f->back);
 }
 
 /* The count of samples with this leaf and thread label ("X*": starting with X). */
@@ -111,10 +111,10 @@ static uint64_t count_of(const struct pc_model *m, const char *leaf, const char 
 {
 	uint64_t total = 0;
 
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t n, nlabels;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
-		const uint32_t *labels = pc_model_labelset(m, m->samples[i].labels, &nlabels);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
+		const uint32_t *labels = pc_model_labelset(m, pc_model_sample(m, i)->labels, &nlabels);
 		bool in_thread = false;
 
 		for (size_t k = 0; k < nlabels; k++) {
@@ -137,7 +137,7 @@ static uint64_t count_of(const struct pc_model *m, const char *leaf, const char 
 static void test_exact_bytes(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int column = pc_model_add_column(m, "samples", "count");
 	uint32_t stack[2];
 	static const char expected[] =
@@ -161,13 +161,13 @@ static void test_exact_bytes(void **state)
 	assert_memory_equal(f->out, expected, sizeof(expected) - 1);
 	assert_int_equal(f->ctx.nwarnings, 0);
 	read_back(f);
-	assert_int_equal(count_of(&f->back, "leaf", "Thread_2122"), 2);
+	assert_int_equal(count_of(f->back, "leaf", "Thread_2122"), 2);
 }
 
 static void test_threads(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int column = pc_model_add_column(m, "samples", "count");
 	uint32_t a = frame(m, "a", "/bin/x"), b = frame(m, "b", "/bin/x");
 	struct pc_label named[1] = { str_label(m, "thread", "worker") };
@@ -181,19 +181,19 @@ static void test_threads(void **state)
 	add(m, (uint32_t[]){ b, a }, 2, NULL, 0, (size_t)column, 4);
 	assert_int_equal(write_trace(f), 0);
 	read_back(f);
-	assert_int_equal(count_of(&f->back, "a", "worker"), 3);
-	assert_int_equal(count_of(&f->back, "b", "my_app-10/11"), 2);
-	assert_int_equal(count_of(&f->back, "a", "solo-?/?"), 1);
+	assert_int_equal(count_of(f->back, "a", "worker"), 3);
+	assert_int_equal(count_of(f->back, "b", "my_app-10/11"), 2);
+	assert_int_equal(count_of(f->back, "a", "solo-?/?"), 1);
 	/* the default thread is named after its id */
-	assert_int_equal(count_of(&f->back, "b", "Thread_21*"), 4);
-	assert_int_equal(f->back.nsamples, 4);
+	assert_int_equal(count_of(f->back, "b", "Thread_21*"), 4);
+	assert_int_equal(pc_model_nsamples(f->back), 4);
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
 static void test_sample_column_before_event(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int samples = pc_model_add_event_column(m, "cycles_sample", "count", "cycles", PC_ROLE_SAMPLES);
 	int periods = pc_model_add_event_column(m, "cycles_event", "count", "cycles", PC_ROLE_WEIGHT);
 	uint32_t a = frame(m, "a", "");
@@ -203,7 +203,7 @@ static void test_sample_column_before_event(void **state)
 	add(m, &a, 1, NULL, 0, (size_t)periods, 3000000);
 	assert_int_equal(write_trace(f), 0);
 	read_back(f);
-	assert_int_equal(count_of(&f->back, "a", "Thread_2122"), 3);
+	assert_int_equal(count_of(f->back, "a", "Thread_2122"), 3);
 	assert_int_equal(f->ctx.nwarnings, 1); /* the periods are lost */
 
 	f->ctx.opt.event = "nosuch";
@@ -214,7 +214,7 @@ static void test_sample_column_before_event(void **state)
 static void test_event_option(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int one = pc_model_add_event_column(m, "one_sample", "count", "one", PC_ROLE_SAMPLES);
 	int two = pc_model_add_event_column(m, "two_sample", "count", "two", PC_ROLE_SAMPLES);
 	uint32_t a = frame(m, "a", "");
@@ -224,13 +224,13 @@ static void test_event_option(void **state)
 	f->ctx.opt.event = "two";
 	assert_int_equal(write_trace(f), 0);
 	read_back(f);
-	assert_int_equal(count_of(&f->back, "a", "Thread_2122"), 5);
+	assert_int_equal(count_of(f->back, "a", "Thread_2122"), 5);
 }
 
 static void test_prefix_labels_and_lost_labels(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int column = pc_model_add_column(m, "samples", "count");
 	uint32_t a = frame(m, "a", "");
 	struct pc_label labels[4] = {
@@ -259,21 +259,21 @@ static void test_prefix_labels_and_lost_labels(void **state)
 static void test_tab_and_lf_in_names(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int column = pc_model_add_column(m, "samples", "count");
 	uint32_t a = frame(m, "a\tb\nc", "");
 
 	add(m, &a, 1, NULL, 0, (size_t)column, 1);
 	assert_int_equal(write_trace(f), 0);
 	read_back(f);
-	assert_int_equal(count_of(&f->back, "a b c", "Thread_2122"), 1);
+	assert_int_equal(count_of(f->back, "a b c", "Thread_2122"), 1);
 	assert_int_equal(f->ctx.nwarnings, 1);
 }
 
 static void test_too_many_lines(void **state)
 {
 	struct fixture *f = *state;
-	struct pc_model *m = &f->m;
+	struct pc_model *m = f->m;
 	int column = pc_model_add_column(m, "samples", "count");
 	uint32_t a = frame(m, "a", "");
 
