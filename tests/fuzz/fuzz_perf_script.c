@@ -63,8 +63,9 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 	if (!o.rc) {
 		pc_model_finalize(&m);
 		o.nsamples = m.nsamples;
-		for (size_t i = 0; i < m.nsamples * m.value_stride; i++)
-			o.total += m.values[i];
+		for (size_t i = 0; i < m.nsamples; i++)
+			for (size_t c = 0; c < m.ncolumns; c++)
+				o.total += pc_model_values(&m, i)[c];
 		write_to_memory(&ctx, &pc_folded_writer, &m);
 		ctx.opt.folded_tid = ctx.opt.folded_kernel = ctx.opt.folded_jit = true;
 		ctx.opt.folded_addrs = true;
