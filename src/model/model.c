@@ -555,9 +555,10 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 void pc_model_append_sample(struct pc_model *m, const struct pc_sample *sample,
 			    const uint64_t *row)
 {
-	uint64_t counts[PC_MAX_COLUMNS] = { 0 };
+	uint64_t counts[PC_MAX_COLUMNS];
 
 	memcpy(counts, row, m->ncolumns * sizeof(*row));
+	memset(counts + m->ncolumns, 0, (m->value_stride - m->ncolumns) * sizeof(*counts));
 	append_sample(m, sample, shared_row(m, counts) | PC_ROW_SHARED);
 }
 

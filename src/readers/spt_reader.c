@@ -48,6 +48,7 @@
 #include "base/utf8.h"
 #include "formats/spt.h"
 #include "readers/spt_ip_count.h"
+#include "base/sort.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -761,37 +762,146 @@ static int fail_model_overflow(struct spt_aggregate *agg, uint64_t offset)
 }
 
 /*
- * A module's IP hits, by RVA: one frame and one-frame stack per RVA, and
- * a value in the column of each kind that hit it.
+ * The frames in the model before the IP hits are flushed (those of the
+ * LBR and call-stack records), by (module, RVA): a bulk flush finds them
+ * here, in increasing order, rather than through the model's index.
  */
-static int flush_ip_module(struct spt_aggregate *agg, uint32_t module,
-			   const int *columns, uint64_t end)
+struct known_frames {
+	uint32_t *ids;
+	uint64_t *keys; /* module << 32 | RVA */
+	size_t n, at;
+};
+
+static void known_frames_init(struct known_frames *k, const struct pc_model *m)
 {
-	size_t nhits;
-	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	k->n = m->nframes;
+	k->at = 0;
+	k->ids = pc_xmalloc((k->n ? k->n : 1) * sizeof(*k->ids));
+	k->keys = pc_xmalloc((k->n ? k->n : 1) * sizeof(*k->keys));
+	for (size_t i = 0; i < k->n; i++) {
+		k->ids[i] = (uint32_t)(i + 1);
+		k->keys[i] = (uint64_t)m->frames[i].module << 32 | m->frames[i].address;
+	}
+	pc_sort_by_keys(k->ids, k->keys, k->n);
+}
+
+/* The frame of (module, RVA) if known, else 0; asked in increasing order. */
+static uint32_t known_frame(struct known_frames *k, uint32_t module, uint32_t rva)
+{
+	uint64_t key = (uint64_t)module << 32 | rva;
+
+	while (k->at < k->n && k->keys[k->at] < key)
+		k->at++;
+	return k->at < k->n && k->keys[k->at] == key ? k->ids[k->at] : 0;
+}
+
+static void known_frames_release(struct known_frames *k)
+{
+	free(k->ids);
+	free(k->keys);
+}
+
+/*
+ * The hits of one RVA, into a model that held nothing before this file
+ * but the frames in *known: its frame (new unless known), its one-frame
+ * stack and its sample are new, so they are appended with no lookup, the
+ * sample with all its counts at once.
+ */
+static void append_rva_sample(struct spt_aggregate *agg, uint32_t module,
+			      const struct spt_ip_hit *hits, size_t n, const int *columns,
+			      struct known_frames *known)
+{
+	struct pc_model *m = agg->m;
+	uint32_t frame = known_frame(known, module, hits[0].rva);
 	struct pc_sample sample = { 0 };
-	int ret = 0;
+	uint64_t row[PC_MAX_COLUMNS];
 
-	for (size_t i = 0; i < nhits && !ret; i++) {
-		if (!i || hits[i].rva != hits[i - 1].rva) {
-			uint32_t frame = add_rva_frame(agg->m, module, hits[i].rva);
+	if (!frame)
+		frame = pc_model_append_frame(m, &(struct pc_frame){
+			.module = module, .flags = PC_FRAME_HAS_ADDRESS, .address = hits[0].rva,
+		});
+	sample.stack = pc_model_append_stack(m, &frame, 1);
+	memset(row, 0, m->ncolumns * sizeof(*row));
+	for (size_t i = 0; i < n; i++)
+		row[columns[hits[i].kind]] = hits[i].count;
+	pc_model_append_sample(m, &sample, row);
+}
 
-			sample.stack = pc_model_add_stack(agg->m, &frame, 1);
-		}
+/* The hits of one RVA, into a model that may hold them already. */
+static int add_rva_sample(struct spt_aggregate *agg, uint32_t module,
+			  const struct spt_ip_hit *hits, size_t n, const int *columns,
+			  uint64_t end)
+{
+	uint32_t frame = add_rva_frame(agg->m, module, hits[0].rva);
+	struct pc_sample sample = { .stack = pc_model_add_stack(agg->m, &frame, 1) };
+
+	for (size_t i = 0; i < n; i++)
 		if (pc_model_add_sample(agg->m, &sample, (size_t)columns[hits[i].kind],
 					hits[i].count))
-			ret = fail_model_overflow(agg, end);
+			return fail_model_overflow(agg, end);
+	return 0;
+}
+
+/*
+ * A module's one-frame hits (IP records and one-frame call stacks), by
+ * RVA: one frame, one-frame stack and sample per RVA, with a value in the
+ * column of each kind that hit it. The module's counts are freed first.
+ */
+static int flush_ip_module(struct spt_aggregate *agg, uint32_t module, const int *columns,
+			   uint64_t end, struct known_frames *known)
+{
+	size_t nhits, next;
+	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	int ret = 0;
+
+	spt_ip_counter_release_module(agg->ips, module);
+	for (size_t i = 0; i < nhits && !ret; i = next) {
+		for (next = i + 1; next < nhits && hits[next].rva == hits[i].rva; next++)
+			;
+		if (known)
+			append_rva_sample(agg, module, hits + i, next - i, columns, known);
+		else
+			ret = add_rva_sample(agg, module, hits + i, next - i, columns, end);
 	}
 	free(hits);
 	return ret;
 }
 
-/* IP hits, by (module, RVA, kind) so frames are added in that order. */
-static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
+/*
+ * One-frame hits, by (module, RVA). Into a model that held nothing before
+ * this file, they go in bulk (append_rva_sample): millions of distinct
+ * RVAs then cost no index of frames, stacks or samples.
+ */
+static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end, bool bulk)
 {
-	for (uint32_t module = 1; module <= agg->m->nmodules; module++)
-		if (flush_ip_module(agg, module, columns, end))
-			return -1;
+	struct known_frames known;
+	int ret = 0;
+
+	if (bulk)
+		known_frames_init(&known, agg->m);
+	for (uint32_t module = 1; module <= agg->m->nmodules && !ret; module++)
+		ret = flush_ip_module(agg, module, columns, end, bulk ? &known : NULL);
+	if (bulk)
+		known_frames_release(&known);
+	return ret;
+}
+
+static bool one_frame_stack(const struct seq_entry *e)
+{
+	return e->kind == SPT_KIND_ETW_CALLSTACK && e->len == SPT_RVA_SIZE;
+}
+
+/* One-frame call stacks are counted with the IP hits of their RVA. */
+static int count_one_frame_stacks(struct spt_aggregate *agg, uint64_t end)
+{
+	for (size_t i = 0; i < agg->seqs.nentries; i++) {
+		const struct seq_entry *e = &agg->seqs.entries[i];
+
+		if (one_frame_stack(e) &&
+		    spt_ip_count_one(agg->ips, e->module, e->kind,
+				     pc_le32(agg->seqs.bytes + e->start), e->count))
+			return fail_model_overflow(agg, end);
+	}
 	return 0;
 }
 
@@ -823,7 +933,7 @@ static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
 	}
 }
 
-/* LBR and call-stack records, by kind, each kind in first-seen order. */
+/* LBR and call-stack records, by kind, each kind in first-seen order (but one-frame stacks). */
 static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t end)
 {
 	static const enum spt_kind kinds[] = { SPT_KIND_LBR, SPT_KIND_ETW_CALLSTACK };
@@ -833,7 +943,7 @@ static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t en
 			const struct seq_entry *e = &agg->seqs.entries[i];
 			struct pc_sample sample = { 0 };
 
-			if (e->kind != kinds[k])
+			if (e->kind != kinds[k] || one_frame_stack(e))
 				continue;
 			seq_sample(agg, e, &sample);
 			if (pc_model_add_sample(agg->m, &sample, (size_t)columns[e->kind],
@@ -848,6 +958,8 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 {
 	int columns[SPT_NKINDS];
 	int first = -1;
+	/* nothing read before this file: its one-frame samples are all new */
+	bool bulk = !agg->m->nframes && agg->m->stacks.count == 1 && !agg->m->nsamples;
 
 	for (int kind = 0; kind < SPT_NKINDS; kind++) {
 		columns[kind] = -1;
@@ -865,7 +977,8 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 	}
 	if (first >= 0 && agg->m->default_column < 0)
 		pc_model_set_default_column(agg->m, first);
-	if (flush_ip(agg, columns, end) || flush_seqs(agg, columns, end))
+	if (count_one_frame_stacks(agg, end) || flush_seqs(agg, columns, end) ||
+	    flush_ip(agg, columns, end, bulk))
 		return -1;
 	return 0;
 }
