@@ -828,14 +828,14 @@ static uint32_t *identity_order(size_t n)
 
 /*
  * Samples in the order of order_samples: a radix sort by stack_prefix,
- * then order_samples within runs of one prefix. Rows do not move.
+ * then order_samples within runs of one prefix; samples move in place.
+ * Rows do not move.
  */
 static void sort_samples(struct pc_model *m, const struct content_order *o)
 {
 	size_t n = m->nsamples;
-	uint32_t *order = identity_order(n), *rows;
+	uint32_t *order = identity_order(n);
 	uint64_t *keys = pc_xmalloc((n ? n : 1) * sizeof(*keys));
-	struct pc_sample *samples;
 
 	for (size_t i = 0; i < n; i++)
 		keys[i] = stack_prefix(o, m->samples[i].stack);
@@ -846,16 +846,26 @@ static void sort_samples(struct pc_model *m, const struct content_order *o)
 		sort_run(o, order + i, end - i, order_samples);
 	}
 	free(keys);
-	samples = pc_xmalloc((m->samples_cap ? m->samples_cap : 1) * sizeof(*samples));
-	rows = pc_xmalloc((m->samples_cap ? m->samples_cap : 1) * sizeof(*rows));
+	/* in place, cycle by cycle: sample i takes order[i]'s place; done: order[i] = i */
 	for (size_t i = 0; i < n; i++) {
-		samples[i] = m->samples[order[i]];
-		rows[i] = m->sample_rows[order[i]];
+		struct pc_sample sample = m->samples[i];
+		uint32_t row = m->sample_rows[i];
+		size_t at = i;
+
+		while (order[at] != at) {
+			size_t from = order[at];
+
+			order[at] = (uint32_t)at;
+			if (from == i) {
+				m->samples[at] = sample;
+				m->sample_rows[at] = row;
+				break;
+			}
+			m->samples[at] = m->samples[from];
+			m->sample_rows[at] = m->sample_rows[from];
+			at = from;
+		}
 	}
-	free(m->samples);
-	free(m->sample_rows);
-	m->samples = samples;
-	m->sample_rows = rows;
 	pc_index_release(&m->sample_index);
 	m->samples_indexed = 0;
 	free(order);

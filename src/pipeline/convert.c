@@ -170,8 +170,10 @@ int pc_convert(struct pc_ctx *ctx, const struct pc_convert_request *req,
 	for (size_t i = 0; i < req->ninputs && !status; i++)
 		status = read_input(ctx, req->inputs[i], req->from, m, &timing.read_bytes);
 	read_end = seconds_now();
-	if (!status)
+	if (!status) {
 		pc_model_finalize(m);
+		pc_release_free_memory(); /* finalize's sorting space, before the writer's */
+	}
 	finalize_end = seconds_now();
 	if (!status)
 		status = write_output(ctx, req, m);

@@ -855,6 +855,7 @@ static int flush_ip_module(struct spt_aggregate *agg, uint32_t module, const int
 	int ret = 0;
 
 	spt_ip_counter_release_module(agg->ips, module);
+	pc_release_free_memory();
 	for (size_t i = 0; i < nhits && !ret; i = next) {
 		for (next = i + 1; next < nhits && hits[next].rva == hits[i].rva; next++)
 			;
@@ -1254,6 +1255,7 @@ static int spt_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 		decoded = decode_sequentially(&agg, &file, in);
 	else if (!decoded)
 		pc_input_skip_to(in, in->size);
+	pc_release_free_memory(); /* what merging the two ranges' counts freed */
 	if (decoded || flush_model(&agg, pc_input_offset(in)))
 		goto out;
 	ret = 0;
