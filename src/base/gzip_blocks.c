@@ -11,12 +11,19 @@
  */
 #include "base/gzip_blocks.h"
 
-#include <libdeflate.h>
+#include <isa-l/crc.h>
+#include <isa-l/igzip_lib.h>
 #include <pthread.h>
 
 #define GZIP_HEADER_BYTES 10
 #define GZIP_TRAILER_BYTES 8
-#define GZIP_LEVEL 1
+#define GZIP_LEVEL 2
+#define GZIP_LEVEL_BUF_BYTES ISAL_DEF_LVL2_DEFAULT
+
+/* One compressor's working memory (ISA-L's level buffer). */
+struct compressor {
+	uint8_t *level_buf;
+};
 
 enum block_state { BLOCK_FREE, BLOCK_QUEUED, BLOCK_DONE };
 
@@ -26,6 +33,7 @@ struct gzip_block {
 	uint8_t *out; /* one whole gzip member */
 	size_t out_len, out_cap;
 	enum block_state state;
+	bool ok; /* compressed */
 };
 
 struct pc_gzip {
@@ -34,7 +42,7 @@ struct pc_gzip {
 	struct gzip_block *blocks;
 	size_t nblocks;
 	size_t filling, taken, written; /* sequence numbers: see above */
-	struct libdeflate_compressor *compressor; /* without workers */
+	struct compressor *compressor; /* without workers */
 
 	pthread_t *workers;
 	unsigned nworkers;
@@ -49,39 +57,56 @@ static void put_le32(uint8_t *p, uint32_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
-/* Makes b->out one gzip member holding b->in. */
-static void compress_block(struct libdeflate_compressor *c, struct gzip_block *b)
+/*
+ * Makes b->out one gzip member holding b->in; false if it did not fit
+ * (which the room given, more than stored blocks take, rules out).
+ */
+static bool compress_block(struct compressor *c, struct gzip_block *b)
 {
 	/* deflate, no flags, mtime 0, XFL 4 (fastest), OS 3 (Unix) */
 	static const uint8_t header[GZIP_HEADER_BYTES] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
-	size_t need = GZIP_HEADER_BYTES + libdeflate_deflate_compress_bound(c, b->len) +
-		      GZIP_TRAILER_BYTES;
-	size_t body;
+	size_t room = b->len + b->len / 8 + ISAL_DEF_MAX_HDR_SIZE + 1024;
+	struct isal_zstream stream;
 
-	pc_grow(&b->out, &b->out_cap, need, 1);
+	pc_grow(&b->out, &b->out_cap, GZIP_HEADER_BYTES + room + GZIP_TRAILER_BYTES, 1);
 	memcpy(b->out, header, GZIP_HEADER_BYTES);
-	body = libdeflate_deflate_compress(c, b->in, b->len, b->out + GZIP_HEADER_BYTES,
-					   need - GZIP_HEADER_BYTES - GZIP_TRAILER_BYTES);
-	if (!body) /* cannot happen: the bound fits */
-		pc_die_oom(need);
-	put_le32(b->out + GZIP_HEADER_BYTES + body, libdeflate_crc32(0, b->in, b->len));
-	put_le32(b->out + GZIP_HEADER_BYTES + body + 4, (uint32_t)b->len);
-	b->out_len = GZIP_HEADER_BYTES + body + GZIP_TRAILER_BYTES;
+	isal_deflate_stateless_init(&stream);
+	stream.level = GZIP_LEVEL;
+	stream.level_buf = c->level_buf;
+	stream.level_buf_size = GZIP_LEVEL_BUF_BYTES;
+	stream.end_of_stream = 1;
+	stream.flush = NO_FLUSH;
+	stream.next_in = b->in;
+	stream.avail_in = (uint32_t)b->len;
+	stream.next_out = b->out + GZIP_HEADER_BYTES;
+	stream.avail_out = (uint32_t)room;
+	if (isal_deflate_stateless(&stream) != COMP_OK)
+		return false;
+	b->out_len = GZIP_HEADER_BYTES + stream.total_out;
+	put_le32(b->out + b->out_len, crc32_gzip_refl(0, b->in, b->len));
+	put_le32(b->out + b->out_len + 4, (uint32_t)b->len);
+	b->out_len += GZIP_TRAILER_BYTES;
+	return true;
 }
 
-static struct libdeflate_compressor *new_compressor(void)
+static struct compressor *new_compressor(void)
 {
-	struct libdeflate_compressor *c = libdeflate_alloc_compressor(GZIP_LEVEL);
+	struct compressor *c = pc_xmalloc(sizeof(*c));
 
-	if (!c)
-		pc_die_oom(sizeof(void *));
+	c->level_buf = pc_xmalloc(GZIP_LEVEL_BUF_BYTES);
 	return c;
+}
+
+static void free_compressor(struct compressor *c)
+{
+	free(c->level_buf);
+	free(c);
 }
 
 static void *worker_main(void *arg)
 {
 	struct pc_gzip *gz = arg;
-	struct libdeflate_compressor *c = new_compressor();
+	struct compressor *c = new_compressor();
 
 	pthread_mutex_lock(&gz->lock);
 	for (;;) {
@@ -93,13 +118,13 @@ static void *worker_main(void *arg)
 			break;
 		b = &gz->blocks[gz->taken++ % gz->nblocks];
 		pthread_mutex_unlock(&gz->lock);
-		compress_block(c, b);
+		b->ok = compress_block(c, b);
 		pthread_mutex_lock(&gz->lock);
 		b->state = BLOCK_DONE;
 		pthread_cond_broadcast(&gz->done);
 	}
 	pthread_mutex_unlock(&gz->lock);
-	libdeflate_free_compressor(c);
+	free_compressor(c);
 	return NULL;
 }
 
@@ -141,7 +166,7 @@ static void write_block(struct pc_gzip *gz, size_t seq)
 			pthread_cond_wait(&gz->done, &gz->lock);
 		pthread_mutex_unlock(&gz->lock);
 	}
-	if (!gz->failed && fwrite(b->out, 1, b->out_len, gz->fp) != b->out_len)
+	if (!gz->failed && (!b->ok || fwrite(b->out, 1, b->out_len, gz->fp) != b->out_len))
 		gz->failed = true;
 	b->state = BLOCK_FREE;
 	b->len = 0;
@@ -154,7 +179,7 @@ static void queue_block(struct pc_gzip *gz)
 	struct gzip_block *b = &gz->blocks[gz->filling % gz->nblocks];
 
 	if (!gz->nworkers) {
-		compress_block(gz->compressor, b);
+		b->ok = compress_block(gz->compressor, b);
 		b->state = BLOCK_DONE;
 		gz->filling++;
 		write_block(gz, gz->filling - 1);
@@ -217,7 +242,7 @@ int pc_gzip_close(struct pc_gzip *gz)
 		free(gz->blocks[i].out);
 	}
 	if (gz->compressor)
-		libdeflate_free_compressor(gz->compressor);
+		free_compressor(gz->compressor);
 	free(gz->blocks);
 	free(gz->workers);
 	free(gz);

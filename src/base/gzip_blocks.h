@@ -3,17 +3,20 @@
  * the one place where a writer's threads run.
  *
  * The bytes written are cut into blocks of PC_GZIP_BLOCK_BYTES; each
- * block becomes one gzip member (raw deflate by libdeflate at level 1,
+ * block becomes one gzip member (raw deflate by ISA-L's igzip at level 2,
  * a fixed 10-byte header: no name, mtime 0, XFL 4, OS 3 "Unix"), and the
  * members are written in order. A file of several members is one gzip
  * stream to every gzip reader (gzip -d, zcat, Go's compress/gzip and so
  * pprof, Python's gzip). The bytes depend only on the input, never on the
  * number of threads.
  *
- * Why: measured on pprof output of millions of distinct stacks, zlib's
- * level 1 compressed at 40-45 MB/s, libdeflate's level 1 at 95-100 MB/s
- * into a 3.5% smaller file; level 2 and up of either were slower for a few
- * percent less. Blocks of 256 KiB cost 0.3% of size against one stream.
+ * Why, measured on pprof output of 94 MB (2.4 million distinct stacks),
+ * 5.8 MB and 1.4 MB, one thread, 256 KiB blocks: zlib level 1 (what was
+ * used) compressed at 66-80 MB/s, zlib 2 and up slower still; libdeflate
+ * level 1 at 77-200 MB/s into 3-4% less; ISA-L level 2 at 300-375 MB/s
+ * into the size of zlib's level 1 (-1% to +1.2%), and its level 1 was no
+ * faster and larger. Blocks of 256 KiB cost 0.3% of size against one
+ * stream and let small outputs use two threads too.
  */
 #ifndef PC_GZIP_BLOCKS_H
 #define PC_GZIP_BLOCKS_H

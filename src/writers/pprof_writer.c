@@ -1227,7 +1227,7 @@ static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t 
 }
 
 /*
- * Level 1 of libdeflate, in blocks compressed on the reader's threads
+ * ISA-L's level 2, in blocks compressed on the reader's threads
  * (gzip_blocks.h says why): deflate dominated the writer's time on big
  * profiles. The output does not depend on the number of threads.
  */
