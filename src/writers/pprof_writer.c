@@ -868,18 +868,6 @@ enum {
 	WIRE_LENGTH_DELIMITED = 2,
 };
 
-static void append_varint(ProtobufCBuffer *out, uint64_t value)
-{
-	uint8_t bytes[10];
-	size_t n = 0;
-
-	do {
-		bytes[n++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
-		value >>= 7;
-	} while (value);
-	out->append(out, n, bytes);
-}
-
 /* Points ptrs[i] at items[i] for n items (the arrays are grown to n). */
 #define GROW_MESSAGES(items, ptrs, cap, n) \
 	do { \
@@ -984,12 +972,43 @@ static void put_label(struct byte_buffer *b, const struct out_label *label)
 	put_scalar(b, LABEL_NUM_UNIT, label->unit);
 }
 
-/* Appends body as field `field` of the Profile being packed. */
-static void append_field(ProtobufCBuffer *out, unsigned field, const struct byte_buffer *body)
+/*
+ * Fields of the Profile being packed, gathered so that protobuf-c's buffer
+ * (and so the compressor) takes them PACK_BATCH bytes at a time rather
+ * than a few bytes at a time.
+ */
+#define PACK_BATCH ((size_t)64 << 10)
+
+struct field_batch {
+	ProtobufCBuffer *out;
+	struct byte_buffer bytes;
+};
+
+static void batch_flush(struct field_batch *batch)
 {
-	append_varint(out, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
-	append_varint(out, body->len);
-	out->append(out, body->len, body->bytes);
+	if (batch->bytes.len)
+		batch->out->append(batch->out, batch->bytes.len, batch->bytes.bytes);
+	batch->bytes.len = 0;
+}
+
+/* Adds body as field `field` of the Profile. */
+static void batch_field(struct field_batch *batch, unsigned field, const struct byte_buffer *body)
+{
+	struct byte_buffer *b = &batch->bytes;
+
+	reserve(b, 2 * VARINT_MAX + body->len);
+	put_varint(b, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	put_varint(b, body->len);
+	memcpy(b->bytes + b->len, body->bytes, body->len);
+	b->len += body->len;
+	if (b->len >= PACK_BATCH)
+		batch_flush(batch);
+}
+
+static void batch_end(struct field_batch *batch)
+{
+	batch_flush(batch);
+	free(batch->bytes.bytes);
 }
 
 /* The location ids of output sample at, leaf first; *n of them. */
@@ -1015,6 +1034,7 @@ static const uint32_t *out_locations(struct pprof_writer *w, size_t at, size_t *
 static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer sample = { 0 };
+	struct field_batch batch = { .out = out };
 	int64_t *values = pc_xcalloc(w->ncolumns, sizeof(*values));
 
 	for (size_t at = 0; at < w->nout; at++) {
@@ -1043,9 +1063,10 @@ static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 		put_packed_values(&sample, SAMPLE_VALUE, row, w->ncolumns);
 		for (size_t j = 0; j < nlabels; j++)
 			put_label(&sample, &w->labels[w->labelset_first[labels] - 1 + j]);
-		append_field(out, FIELD_SAMPLE, &sample);
+		batch_field(&batch, FIELD_SAMPLE, &sample);
 	}
 	free(values);
+	batch_end(&batch);
 	free(sample.bytes);
 }
 
@@ -1076,6 +1097,7 @@ static uint32_t frame_function(struct pprof_writer *w, const struct pc_frame *fr
 static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer location = { 0 };
+	struct field_batch batch = { .out = out };
 
 	for (uint32_t id = 1; id <= w->nlocations; id++) {
 		size_t n;
@@ -1099,14 +1121,16 @@ static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 			put_scalar(&location, LINE_FUNCTION_ID, function);
 			put_scalar(&location, LINE_LINE, frame->line);
 		}
-		append_field(out, FIELD_LOCATION, &location);
+		batch_field(&batch, FIELD_LOCATION, &location);
 	}
+	batch_end(&batch);
 	free(location.bytes);
 }
 
 static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer function = { 0 };
+	struct field_batch batch = { .out = out };
 
 	for (uint32_t id = 1; id < w->functions.count; id++) {
 		size_t n;
@@ -1118,8 +1142,9 @@ static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 		put_scalar(&function, FUNCTION_NAME, key[0]);
 		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[0]);
 		put_scalar(&function, FUNCTION_FILENAME, key[1]);
-		append_field(out, FIELD_FUNCTION, &function);
+		batch_field(&batch, FIELD_FUNCTION, &function);
 	}
+	batch_end(&batch);
 	free(function.bytes);
 }
 
