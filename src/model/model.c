@@ -286,6 +286,20 @@ static bool frame_equal(const void *ctx, uint32_t id, const void *key)
 	       a->function == b->function && a->file == b->file && a->line == b->line;
 }
 
+void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
+		      size_t samples)
+{
+	size_t rows_cap = m->samples_cap;
+
+	pc_grow(&m->frames, &m->frames_cap, m->nframes + frames, sizeof(*m->frames));
+	pc_grow(&m->stacks.starts, &m->stacks.starts_cap, m->stacks.count + stacks + 1,
+		sizeof(*m->stacks.starts));
+	pc_grow(&m->stacks.items, &m->stacks.items_cap, m->stacks.nitems + stack_frames,
+		sizeof(*m->stacks.items));
+	pc_grow(&m->samples, &m->samples_cap, m->nsamples + samples, sizeof(*m->samples));
+	pc_grow(&m->sample_rows, &rows_cap, m->samples_cap, sizeof(*m->sample_rows));
+}
+
 uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame)
 {
 	if (m->nframes >= UINT32_MAX)
@@ -463,16 +477,28 @@ static uint32_t new_row(struct pc_model *m, const uint64_t *from)
 static bool row_equal(const void *ctx, uint32_t id, const void *key)
 {
 	const struct pc_model *m = ctx;
+	const uint64_t *row = m->values + (size_t)(id - 1) * m->value_stride, *counts = key;
 
-	return !memcmp(m->values + (size_t)(id - 1) * m->value_stride, key,
-		       m->value_stride * sizeof(uint64_t));
+	for (size_t c = 0; c < m->value_stride; c++)
+		if (row[c] != counts[c])
+			return false;
+	return true;
 }
 
-/* The shared row of these counts (value_stride of them), added if new. */
+/*
+ * The shared row of these counts (value_stride of them), added if new.
+ * Rows are hashed with one multiply per count: a bulk reader looks one up
+ * per sample.
+ */
 static uint32_t shared_row(struct pc_model *m, const uint64_t *counts)
 {
-	uint64_t hash = pc_hash_bytes(counts, m->value_stride * sizeof(*counts), 0x7a1);
-	uint32_t id = pc_index_find(&m->row_index, hash, row_equal, m, counts);
+	uint64_t hash = m->value_stride;
+	uint32_t id;
+
+	for (size_t c = 0; c < m->value_stride; c++)
+		hash = (hash ^ counts[c]) * 0x9e3779b97f4a7c15ULL;
+	hash = pc_hash_u64(hash);
+	id = pc_index_find(&m->row_index, hash, row_equal, m, counts);
 
 	if (id)
 		return id - 1;

@@ -251,6 +251,9 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
  * them, each at most PC_COUNT_MAX) and is shared with samples of equal
  * counts until one of them is added to.
  */
+/* Makes room for that many more frames, stacks (of stack_frames in all) and samples. */
+void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
+		      size_t samples);
 uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame);
 uint32_t pc_model_append_stack(struct pc_model *m, const uint32_t *frames, size_t n);
 void pc_model_append_sample(struct pc_model *m, const struct pc_sample *sample,

@@ -351,6 +351,16 @@ struct spt_ip_hit *spt_ip_counter_module_hits(const struct spt_ip_counter *c,
 	return hits;
 }
 
+size_t spt_ip_counter_keys(const struct spt_ip_counter *c)
+{
+	size_t keys = 0;
+
+	for (size_t module = 0; module < c->ngroups; module++)
+		for (int kind = 0; kind < SPT_NKINDS; kind++)
+			keys += c->groups[module][kind].count;
+	return keys;
+}
+
 void spt_ip_counter_release_module(struct spt_ip_counter *c, uint32_t module)
 {
 	for (int kind = 0; kind < SPT_NKINDS; kind++) {

@@ -62,6 +62,8 @@ int spt_ip_counter_merge(struct spt_ip_counter *into, const struct spt_ip_counte
 /* The hits of module, by RVA and then kind, malloc'ed; *n of them. */
 struct spt_ip_hit *spt_ip_counter_module_hits(const struct spt_ip_counter *c,
 					      uint32_t module, size_t *n);
+/* How many (module, kind, RVA) keys have hits: at least the distinct (module, RVA). */
+size_t spt_ip_counter_keys(const struct spt_ip_counter *c);
 /* Frees module's counts (once its hits are taken): it has no hits after. */
 void spt_ip_counter_release_module(struct spt_ip_counter *c, uint32_t module);
 

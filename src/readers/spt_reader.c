@@ -878,8 +878,12 @@ static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end,
 	struct known_frames known;
 	int ret = 0;
 
-	if (bulk)
+	if (bulk) {
+		size_t keys = spt_ip_counter_keys(agg->ips);
+
 		known_frames_init(&known, agg->m);
+		pc_model_reserve(agg->m, keys, keys, keys, keys);
+	}
 	for (uint32_t module = 1; module <= agg->m->nmodules && !ret; module++)
 		ret = flush_ip_module(agg, module, columns, end, bulk ? &known : NULL);
 	if (bulk)

@@ -1282,6 +1282,9 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	pc_seqs_init(&w->functions);
 	pc_seqs_init(&w->pairs);
 	w->frame_location = pc_xcalloc(m->nframes + 1, sizeof(*w->frame_location));
+	/* room for the usual case at once (grown by doubling, they take twice that) */
+	pc_grow(&w->location_ref, &w->location_ref_cap, m->nframes, sizeof(*w->location_ref));
+	pc_grow(&w->out, &w->out_cap, m->nsamples, sizeof(*w->out));
 	w->labelset_first = pc_xcalloc(m->labelsets.count, sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(m->nmodules ? m->nmodules : 1, sizeof(*w->mappings));
 	for (size_t i = 0; i < m->nmodules; i++)
