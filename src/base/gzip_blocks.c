@@ -66,7 +66,7 @@ static bool compress_block(struct compressor *c, struct gzip_block *b)
 	/* deflate, no flags, mtime 0, XFL 4 (fastest), OS 3 (Unix) */
 	static const uint8_t header[GZIP_HEADER_BYTES] = { 0x1f, 0x8b, 8, 0, 0, 0, 0, 0, 4, 3 };
 	size_t room = b->len + b->len / 8 + ISAL_DEF_MAX_HDR_SIZE + 1024;
-	struct isal_zstream stream;
+	struct isal_zstream stream = { 0 }; /* the init leaves some of it unset */
 
 	pc_grow(&b->out, &b->out_cap, GZIP_HEADER_BYTES + room + GZIP_TRAILER_BYTES, 1);
 	memcpy(b->out, header, GZIP_HEADER_BYTES);
@@ -93,7 +93,7 @@ static struct compressor *new_compressor(void)
 {
 	struct compressor *c = pc_xmalloc(sizeof(*c));
 
-	c->level_buf = pc_xmalloc(GZIP_LEVEL_BUF_BYTES);
+	c->level_buf = pc_xcalloc(1, GZIP_LEVEL_BUF_BYTES);
 	return c;
 }
 

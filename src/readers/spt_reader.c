@@ -42,7 +42,11 @@
  * kind) (spt_ip_count.c); a total is checked against INT64_MAX at the
  * record that adds to it. A large file is decoded in two halves at once,
  * on two threads, with the same result (see decode_in_parallel). The hits
- * are pushed into the model once, at the end, by (module, RVA, kind).
+ * are pushed into the model once, at the end, by (module, RVA, kind), with
+ * one-frame call stacks counted as hits of their RVA (they are the same
+ * one-frame samples); into a model that holds nothing yet, in bulk
+ * (pc_model_append_*: no hash lookup per RVA). LBR and call-stack records
+ * are counted in one table of the shared index (base/index.h).
  */
 #include "model/format.h"
 #include "base/utf8.h"
@@ -602,8 +606,7 @@ struct seq_table {
 	size_t nentries, entries_cap;
 	uint8_t *bytes;
 	size_t nbytes, bytes_cap;
-	uint32_t *slots; /* entry index + 1; 0 = empty */
-	size_t mask;
+	struct pc_index index; /* entry index + 1 */
 };
 
 /*
@@ -637,28 +640,22 @@ static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec
 	return -1;
 }
 
-static void seq_table_grow(struct seq_table *t)
+struct seq_key {
+	uint64_t hash;
+	uint32_t module;
+	enum spt_kind kind;
+	const uint8_t *items;
+	uint32_t len;
+};
+
+static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
 {
-	size_t cap = t->slots ? 2 * (t->mask + 1) : 256;
+	const struct seq_table *t = ctx;
+	const struct seq_entry *e = &t->entries[id - 1];
+	const struct seq_key *key = key_ptr;
 
-	free(t->slots);
-	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-	t->mask = cap - 1;
-	for (size_t i = 0; i < t->nentries; i++) {
-		size_t at = (size_t)t->entries[i].hash & t->mask;
-
-		while (t->slots[at])
-			at = (at + 1) & t->mask;
-		t->slots[at] = (uint32_t)(i + 1);
-	}
-}
-
-static bool seq_equal(const struct seq_table *t, const struct seq_entry *e,
-		      uint64_t hash, uint32_t module, enum spt_kind kind,
-		      const uint8_t *items, uint32_t len)
-{
-	return e->hash == hash && e->module == module && e->kind == kind &&
-	       e->len == len && !memcmp(t->bytes + e->start, items, len);
+	return e->hash == key->hash && e->module == key->module && e->kind == key->kind &&
+	       e->len == key->len && !memcmp(t->bytes + e->start, key->items, key->len);
 }
 
 /*
@@ -669,16 +666,12 @@ static struct seq_entry *seq_find_or_add(struct seq_table *t, uint64_t hash,
 					 uint32_t module, enum spt_kind kind,
 					 const uint8_t *items, uint32_t len)
 {
-	size_t at;
+	struct seq_key key = { .hash = hash, .module = module, .kind = kind,
+			       .items = items, .len = len };
+	uint32_t id = pc_index_find(&t->index, hash, seq_equal, t, &key);
 
-	if (!t->slots || (t->nentries + 1) * 2 > t->mask + 1)
-		seq_table_grow(t);
-	for (at = (size_t)hash & t->mask; t->slots[at]; at = (at + 1) & t->mask) {
-		struct seq_entry *entry = &t->entries[t->slots[at] - 1];
-
-		if (seq_equal(t, entry, hash, module, kind, items, len))
-			return entry;
-	}
+	if (id)
+		return &t->entries[id - 1];
 	if (t->nentries >= UINT32_MAX - 1)
 		return NULL;
 	pc_grow(&t->entries, &t->entries_cap, t->nentries + 1, sizeof(*t->entries));
@@ -688,7 +681,7 @@ static struct seq_entry *seq_find_or_add(struct seq_table *t, uint64_t hash,
 		.hash = hash, .module = module, .kind = kind, .start = t->nbytes, .len = len,
 	};
 	t->nbytes += len;
-	t->slots[at] = (uint32_t)++t->nentries;
+	pc_index_add(&t->index, hash, (uint32_t)++t->nentries);
 	return &t->entries[t->nentries - 1];
 }
 
@@ -1071,7 +1064,7 @@ static void aggregate_release(struct spt_aggregate *agg)
 	spt_ip_counter_free(agg->ips);
 	free(agg->seqs.entries);
 	free(agg->seqs.bytes);
-	free(agg->seqs.slots);
+	pc_index_release(&agg->seqs.index);
 	memset(agg, 0, sizeof(*agg));
 }
 
