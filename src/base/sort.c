@@ -28,6 +28,11 @@ void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compar
 	free(scratch);
 }
 
+/* Radix digits of a byte (measured faster than 11 bits here: the scatter stays in cache). */
+#define DIGIT_BITS 8
+#define DIGITS ((size_t)1 << DIGIT_BITS)
+#define DIGIT_MASK (DIGITS - 1)
+
 void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
 {
 	uint32_t *order_spare, *order_from = order, *order_to;
@@ -39,21 +44,21 @@ void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
 		return;
 	order_spare = order_to = pc_xmalloc(n * sizeof(*order));
 	keys_spare = keys_to = pc_xmalloc(n * sizeof(*keys));
-	for (unsigned shift = 0; shift < 64; shift += 8) {
-		size_t at[256] = { 0 }, sum = 0;
+	for (unsigned shift = 0; shift < 64; shift += DIGIT_BITS) {
+		size_t at[DIGITS] = { 0 }, sum = 0;
 
-		if (!((differ >> shift) & 0xff))
+		if (!((differ >> shift) & DIGIT_MASK))
 			continue;
 		for (size_t i = 0; i < n; i++)
-			at[(keys_from[i] >> shift) & 0xff]++;
-		for (size_t digit = 0; digit < 256; digit++) {
+			at[(keys_from[i] >> shift) & DIGIT_MASK]++;
+		for (size_t digit = 0; digit < DIGITS; digit++) {
 			size_t here = at[digit];
 
 			at[digit] = sum;
 			sum += here;
 		}
 		for (size_t i = 0; i < n; i++) {
-			size_t to = at[(keys_from[i] >> shift) & 0xff]++;
+			size_t to = at[(keys_from[i] >> shift) & DIGIT_MASK]++;
 
 			order_to[to] = order_from[i];
 			keys_to[to] = keys_from[i];

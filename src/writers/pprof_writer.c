@@ -915,10 +915,15 @@ static void reserve(struct byte_buffer *b, size_t bytes)
 
 static void put_varint(struct byte_buffer *b, uint64_t value)
 {
-	do {
-		b->bytes[b->len++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+	/* through a local pointer: a store to b->bytes[] could alias b->len */
+	uint8_t *at = b->bytes + b->len;
+
+	while (value > 0x7f) {
+		*at++ = (uint8_t)(value | 0x80);
 		value >>= 7;
-	} while (value);
+	}
+	*at++ = (uint8_t)value;
+	b->len = (size_t)(at - b->bytes);
 }
 
 static void put_scalar(struct byte_buffer *b, unsigned field, int64_t value)
