@@ -2,6 +2,8 @@
  * model.c - interning and aggregation for the common model. Every table
  * is a growable array plus a pc_index keyed by content, so adding what
  * already exists returns the existing id at the cost of one hash probe.
+ * Bulk appends skip the index of frames, stacks and samples, which is
+ * then caught up by the next lookup; finalize frees those indexes.
  */
 #include "model/model.h"
 

@@ -244,14 +244,14 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 			size_t column, uint64_t count);
 /*
  * Bulk building, for a reader that has merged what it adds (the SPT
- * reader's counted IP hits): each call adds what the caller knows is new
- * (no equal frame, stack or sample exists) without a hash lookup; the
- * index is brought up to date by the next pc_model_add_* that needs it.
- * pc_model_append_sample's row holds a count per column (ncolumns of
- * them, each at most PC_COUNT_MAX) and is shared with samples of equal
- * counts until one of them is added to.
+ * reader's counted IP hits): pc_model_reserve makes room for that many
+ * more frames, stacks (of stack_frames in all) and samples; each append
+ * adds what the caller knows is new (no equal frame, stack or sample
+ * exists) without a hash lookup, and the index is brought up to date by
+ * the next pc_model_add_* that needs it. pc_model_append_sample's row
+ * holds a count per column (ncolumns of them, each at most PC_COUNT_MAX)
+ * and is shared with samples of equal counts until one of them is added to.
  */
-/* Makes room for that many more frames, stacks (of stack_frames in all) and samples. */
 void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
 		      size_t samples);
 uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame);
