@@ -25,7 +25,7 @@ SOVERSION := 0
 LIBVERSION := 0.1.0
 
 CFLAGS ?= -O2 -g
-PKGS := zlib libprotobuf-c libxml-2.0
+PKGS := zlib libdeflate libprotobuf-c libxml-2.0
 PC_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
 	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -pthread

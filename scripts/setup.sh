@@ -5,7 +5,7 @@
 # otherwise it prints the exact command to run and fails.
 set -eu
 
-BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev"
+BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev"
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
 # sanitizers, python3 for test oracles.

@@ -17,6 +17,14 @@
 # conversions of it to pprof and to folded. Targets (DESIGN.md section 6):
 # >= 500 MB/s to pprof on one core, <= 64 MB peak RSS.
 #
+# SPT of many distinct stacks: a 48 MB SPT (BENCH_WIDE_MB) of about
+# 200,000 data records over 6 modules in which 30% of the IP RVAs are
+# spread over the whole 32-bit range (sptgen --spread 30; about 2.4 million
+# distinct RVAs, hence one-frame stacks: the shape of a big application
+# sampled for long), then MB/s, peak RSS and the per-phase times of
+# `profconv convert -v` (read, finalize, write) next to `cat`. Targets:
+# >= 100 MB/s end to end to pprof, <= 320 MB peak RSS.
+#
 # Generated files are cached in build/bench (regenerated when the
 # generator is newer). Each figure is the best of 3 runs; MB = 2^20 bytes.
 set -eu
@@ -51,6 +59,31 @@ measure() { # label file command...
 		'{ printf "%-34s %9.1f MB/s %8.1f MB peak RSS  (%.3f s, %.1f MB input)\n", label, size / 1048576 / $1, $2 / 1024, $1, size / 1048576 }'
 }
 
+# "READ FINALIZE WRITE THREADS" seconds from a `profconv convert -v` summary.
+phase_times() {
+	sed -n 's/.*(read [0-9.]* MB in \([0-9.]*\) s\( on \([0-9]*\) threads\)*, .*; finalize \([0-9.]*\) s; write \([0-9.]*\) s).*/\1 \4 \5 \3/p'
+}
+
+# MB/s and peak RSS as measure does, plus the phases that `profconv convert
+# -v` reports for the fastest of the 3 runs.
+measure_phases() { # label file convert-args...
+	label=$1 file=$2
+	shift 2
+	size=$(wc -c < "$file")
+	best="" phases=""
+	for _ in 1 2 3; do
+		out=$("$RUNSTAT" "$PROFCONV" convert -v "$@" 2> build/bench/phases.txt)
+		[ "${out##* }" = 0 ] || { echo "bench: 'profconv convert -v $*' failed: $out" >&2; cat build/bench/phases.txt >&2; exit 1; }
+		if [ -z "$best" ] || awk -v a="${out%% *}" -v b="${best%% *}" 'BEGIN { exit !(a < b) }'; then
+			best=$out
+			phases=$(phase_times < build/bench/phases.txt)
+		fi
+	done
+	echo "$best" | awk -v label="$label" -v size="$size" \
+		'{ printf "%-34s %9.1f MB/s %8.1f MB peak RSS  (%.3f s, %.1f MB input)\n", label, size / 1048576 / $1, $2 / 1024, $1, size / 1048576 }'
+	echo "$phases" | awk '{ printf "%-34s read %.3f s, finalize %.3f s, write %.3f s (read on %d threads)\n", "  phases (convert -v)", $1, $2, $3, $4 ? $4 : 1 }'
+}
+
 # The read phase alone (decoding and counting, before finalize and the
 # writer), from the timing summary of `profconv convert -v`; best of 3.
 measure_decode() { # label file convert-args...
@@ -80,10 +113,21 @@ measure "cat" "$spt" cat "$spt"
 measure "wc -l" "$spt" wc -l "$spt"
 measure_decode "profconv spt decode (read phase)" "$spt" -t dump -o - "$spt"
 measure_decode "profconv spt decode, --threads 1" "$spt" --threads 1 -t dump -o - "$spt"
-measure "profconv spt -> pprof" "$spt" "$PROFCONV" convert -q -o build/bench/out.pb.gz "$spt"
+measure_phases "profconv spt -> pprof" "$spt" -o build/bench/out.pb.gz "$spt"
 measure "profconv spt -> dump" "$spt" "$PROFCONV" convert -q -t dump -o - "$spt"
 measure "profconv spt -> pprof (8 MB file)" "$small" "$PROFCONV" convert -q -o build/bench/out8.pb.gz "$small"
 echo "(peak RSS should be about the same for the 8 MB and the ${BENCH_MB} MB file: it follows distinct samples)"
+
+echo
+wide=build/bench/wide-${BENCH_WIDE_MB:-48}mb.spt
+generate "$BUILD/tools/sptgen" "$wide" --random 1 --bytes $((${BENCH_WIDE_MB:-48} << 20)) \
+	--modules 6 --spread 30 --ip-items 96 --seq-items 160
+echo "profconv bench: $(basename "$wide"), $(wc -c < "$wide") bytes, many distinct stacks" \
+	"(sptgen --spread 30: $("$PROFCONV" info --events "$wide" |
+		awk '$1 ~ /^0x/ && $2 != "BINARY_ID" && $2 != "REPEAT"' | wc -l) data records)"
+measure "cat" "$wide" cat "$wide"
+measure_phases "profconv spt -> pprof (wide)" "$wide" -o build/bench/wide.pb.gz "$wide"
+echo "(targets: >= 100 MB/s end to end, <= 320 MB peak RSS)"
 
 echo
 if ! "$PROFCONV" formats | grep -q '^perf-script  *read'; then

@@ -5,7 +5,8 @@
  * src/readers/spt_format.h.
  *
  *   sptgen SPEC OUT.spt
- *   sptgen --random SEED --bytes N OUT.spt
+ *   sptgen --random SEED --bytes N [--modules M] [--spread PCT]
+ *          [--ip-items N] [--seq-items N] OUT.spt
  *
  * The spec is line based; blank lines and lines starting with '#' are
  * ignored. Numbers are decimal or 0x hex. Directives:
@@ -49,7 +50,13 @@
  * Records before the first `segment` are written as they come (a reader
  * must reject them). --random writes many modules, a skewed set of hot
  * RVAs per module, REPEATs and every record kind, until the file holds at
- * least N bytes; the same SEED gives the same file.
+ * least N bytes; the same SEED (and options) gives the same file. Its
+ * options shape the trace: --modules M programs (default 12), --spread PCT
+ * of the IP RVAs drawn uniformly from the whole 32-bit range instead of
+ * the hot set (default 0: the many distinct one-frame stacks of a big
+ * application sampled for long), --ip-items N at most per IP record
+ * (default 255) and --seq-items N at most per LBR and call-stack record
+ * (default 32). The defaults give the bytes they always gave.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -731,7 +738,6 @@ static int run_spec(const char *spec_path, const char *out_path)
 
 /* --- random traces --- */
 
-#define RANDOM_MODULES 12
 #define HOT_RVAS 4096
 #define SEGMENT_BYTES (64u * 1024)
 
@@ -762,8 +768,12 @@ static uint32_t rng_skewed(struct rng *rng, uint32_t n)
 }
 
 #define POOL_RECORDS 512
-#define POOL_ITEMS 32
-#define POOL_RECORD_BYTES (SPT_DATA_HEADER_SIZE + POOL_ITEMS * SPT_LBR_PAIR_SIZE)
+#define POOL_RECORD_BYTES (SPT_DATA_HEADER_SIZE + SPT_MAX_ITEMS * SPT_LBR_PAIR_SIZE)
+
+/* What --random makes (see the options at the top). */
+struct shape {
+	uint32_t modules, spread, ip_items, seq_items;
+};
 
 /* A recurring LBR or call-stack record, encoded. */
 struct pooled_record {
@@ -776,6 +786,7 @@ struct pooled_record {
  * it (real stacks repeat: the same paths are sampled again and again).
  */
 struct random_module {
+	const struct shape *shape;
 	uint32_t rvas[HOT_RVAS];
 	struct pooled_record lbrs[POOL_RECORDS], stacks[POOL_RECORDS];
 };
@@ -790,11 +801,11 @@ static void fill_pool(struct pooled_record *pool, struct rng *rng,
 				   const struct random_module *));
 
 static void random_programs(struct spec *spec, struct rng *rng,
-			    struct random_module *mods)
+			    struct random_module *mods, const struct shape *shape)
 {
 	static const char *const utf8_name = "b\xc3\xa4" "ckend-\xe6\xa8\xa1\xe5\x9d\x97" ".dll";
 
-	for (uint32_t i = 0; i < RANDOM_MODULES; i++) {
+	for (uint32_t i = 0; i < shape->modules; i++) {
 		struct program prog = {
 			.data1 = (uint32_t)rng_next(rng),
 			.data2 = (uint16_t)rng_next(rng),
@@ -808,11 +819,12 @@ static void random_programs(struct spec *spec, struct rng *rng,
 			prog.data4[b] = (uint8_t)rng_next(rng);
 		if (i == 0)
 			snprintf(name, sizeof(name), "app.exe");
-		else if (i == RANDOM_MODULES - 1)
+		else if (i == shape->modules - 1)
 			snprintf(name, sizeof(name), "%s", utf8_name);
 		else
 			snprintf(name, sizeof(name), "lib%02u.dll", (unsigned)i);
 		add_program(spec, &prog, name, strlen(name));
+		mods[i].shape = shape;
 		for (uint32_t r = 0; r < HOT_RVAS; r++) {
 			mods[i].rvas[r] = rva;
 			rva += 1 + rng_below(rng, 64);
@@ -827,10 +839,18 @@ static uint32_t hot_rva(struct rng *rng, const struct random_module *mod)
 	return mod->rvas[rng_skewed(rng, HOT_RVAS)];
 }
 
+/* An IP record's RVA: anywhere in 32 bits for --spread PCT of them. */
+static uint32_t spread_or_hot_rva(struct rng *rng, const struct random_module *mod)
+{
+	if (mod->shape->spread && rng_below(rng, 100) < mod->shape->spread)
+		return (uint32_t)(rng_next(rng) >> 32);
+	return hot_rva(rng, mod);
+}
+
 static void random_lbr(struct bytes *out, struct rng *rng,
 		       const struct random_module *mod)
 {
-	uint32_t n = 1 + rng_below(rng, POOL_ITEMS);
+	uint32_t n = 1 + rng_below(rng, mod->shape->seq_items);
 
 	put8(out, SPT_OP_LBR);
 	put8(out, n);
@@ -845,7 +865,7 @@ static void random_lbr(struct bytes *out, struct rng *rng,
 static void random_stack(struct bytes *out, struct rng *rng,
 			 const struct random_module *mod)
 {
-	uint32_t n = 2 + rng_below(rng, POOL_ITEMS - 1);
+	uint32_t n = 2 + rng_below(rng, mod->shape->seq_items - 1);
 
 	put8(out, SPT_OP_ETW_CALLSTACK);
 	put8(out, n);
@@ -906,11 +926,11 @@ static void random_record(struct bytes *seg, struct rng *rng,
 			   1 + rng_below(rng, 1000000));
 	}
 	if (pick < 80) {
-		n = 1 + rng_below(rng, SPT_MAX_ITEMS);
+		n = 1 + rng_below(rng, mod->shape->ip_items);
 		put8(seg, ip_ops[rng_below(rng, sizeof(ip_ops) / sizeof(ip_ops[0]))]);
 		put8(seg, n);
 		for (uint32_t i = 0; i < n; i++)
-			put32(seg, hot_rva(rng, mod));
+			put32(seg, spread_or_hot_rva(rng, mod));
 	} else if (pick < 90) {
 		pooled_or_fresh(seg, rng, mod, mod->lbrs, random_lbr);
 	} else {
@@ -918,10 +938,11 @@ static void random_record(struct bytes *seg, struct rng *rng,
 	}
 }
 
-static int run_random(uint64_t seed, uint64_t target, const char *out_path)
+static int run_random(uint64_t seed, uint64_t target, const struct shape *shape,
+		      const char *out_path)
 {
 	struct spec spec = { .path = "<random>" };
-	struct random_module *mods = calloc(RANDOM_MODULES, sizeof(*mods));
+	struct random_module *mods = calloc(shape->modules, sizeof(*mods));
 	struct rng rng = { .state = seed };
 	struct bytes image = { 0 }, seg = { 0 };
 	uint64_t written;
@@ -929,13 +950,13 @@ static int run_random(uint64_t seed, uint64_t target, const char *out_path)
 
 	if (!mods)
 		die("out of memory");
-	random_programs(&spec, &rng, mods);
+	random_programs(&spec, &rng, mods, shape);
 	build_tables(&spec, &image);
 	fp = open_output(out_path);
 	write_bytes(fp, out_path, image.data, image.len);
 	written = image.len;
 	while (written < target) {
-		uint32_t progid = rng_skewed(&rng, RANDOM_MODULES);
+		uint32_t progid = rng_skewed(&rng, shape->modules);
 		uint8_t head[SPT_BINARY_ID_SIZE] = { SPT_OP_BINARY_ID, 0 };
 		size_t want = SEGMENT_BYTES / 4 + rng_below(&rng, SEGMENT_BYTES);
 
@@ -959,21 +980,41 @@ static int run_random(uint64_t seed, uint64_t target, const char *out_path)
 static void usage(void)
 {
 	fputs("usage: sptgen SPEC OUT.spt\n"
-	      "   or: sptgen --random SEED --bytes N OUT.spt\n", stderr);
+	      "   or: sptgen --random SEED --bytes N [--modules M] [--spread PCT]\n"
+	      "              [--ip-items N] [--seq-items N] OUT.spt\n", stderr);
 	exit(2);
+}
+
+/* The value of option `name` at argv[i] (and argv[i + 1]), if it is that one. */
+static bool shape_option(char **argv, int i, const char *name, uint64_t min,
+			 uint64_t max, uint32_t *value)
+{
+	uint64_t v;
+
+	if (strcmp(argv[i], name))
+		return false;
+	if (!parse_u64(argv[i + 1], &v) || v < min || v > max)
+		usage();
+	*value = (uint32_t)v;
+	return true;
 }
 
 int main(int argc, char **argv)
 {
+	struct shape shape = { .modules = 12, .spread = 0, .ip_items = SPT_MAX_ITEMS,
+			       .seq_items = 32 };
 	uint64_t seed, bytes;
 
 	if (argc == 3 && argv[1][0] != '-')
 		return run_spec(argv[1], argv[2]);
-	if (argc == 6 && !strcmp(argv[1], "--random") && !strcmp(argv[3], "--bytes")) {
-		if (!parse_u64(argv[2], &seed) || !parse_u64(argv[4], &bytes))
+	if (argc < 6 || argc % 2 || strcmp(argv[1], "--random") || strcmp(argv[3], "--bytes") ||
+	    !parse_u64(argv[2], &seed) || !parse_u64(argv[4], &bytes))
+		usage();
+	for (int i = 5; i + 1 < argc; i += 2)
+		if (!shape_option(argv, i, "--modules", 1, 4096, &shape.modules) &&
+		    !shape_option(argv, i, "--spread", 0, 100, &shape.spread) &&
+		    !shape_option(argv, i, "--ip-items", 1, SPT_MAX_ITEMS, &shape.ip_items) &&
+		    !shape_option(argv, i, "--seq-items", 2, SPT_MAX_ITEMS, &shape.seq_items))
 			usage();
-		return run_random(seed, bytes, argv[5]);
-	}
-	usage();
-	return 2;
+	return run_random(seed, bytes, &shape, argv[argc - 1]);
 }

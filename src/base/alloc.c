@@ -1,6 +1,10 @@
 /* alloc.c - allocation helpers that end the program on out-of-memory. */
 #include "base/pc.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 void pc_die_oom(size_t size)
 {
 	fprintf(stderr, "profconv: out of memory (allocating %zu bytes)\n", size);
@@ -47,4 +51,17 @@ void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem)
 	}
 	*items = pc_xrealloc(*items, cap * elem);
 	*capacity = cap;
+}
+
+/*
+ * glibc keeps freed memory for reuse (below its adaptive mmap threshold,
+ * in the heap and the threads' arenas): after a phase that freed much, as
+ * reading frees its counting tables, hand it back to the system, or it
+ * stays in the peak resident size of every later phase.
+ */
+void pc_release_free_memory(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
 }

@@ -27,11 +27,10 @@ static void insert_slot(struct pc_index *index, uint32_t hash, uint32_t id)
  * from those bits; the index is therefore limited to 2^32 slots, far
  * beyond the 32-bit id space's practical use.
  */
-static void grow(struct pc_index *index)
+static void grow_to(struct pc_index *index, size_t cap)
 {
 	struct pc_index_slot *old = index->slots;
 	size_t old_cap = old ? index->mask + 1 : 0;
-	size_t cap = old_cap ? old_cap * 2 : 64;
 
 	index->slots = pc_xcalloc(cap, sizeof(*index->slots));
 	index->mask = cap - 1;
@@ -39,6 +38,21 @@ static void grow(struct pc_index *index)
 		if (old[i].id)
 			insert_slot(index, old[i].hash, old[i].id);
 	free(old);
+}
+
+static void grow(struct pc_index *index)
+{
+	grow_to(index, index->slots ? (index->mask + 1) * 2 : 64);
+}
+
+void pc_index_reserve(struct pc_index *index, size_t count)
+{
+	size_t cap = index->slots ? index->mask + 1 : 64;
+
+	while (count * 2 > cap)
+		cap *= 2;
+	if (!index->slots || cap > index->mask + 1)
+		grow_to(index, cap);
 }
 
 void pc_index_add(struct pc_index *index, uint64_t hash, uint32_t id)

@@ -45,6 +45,8 @@ static inline uint32_t pc_index_find(const struct pc_index *index, uint64_t hash
 }
 /* Adds id under hash; the caller has checked that no equal object exists. */
 void pc_index_add(struct pc_index *index, uint64_t hash, uint32_t id);
+/* Makes room for count ids in all, so that adding up to that many does not grow. */
+void pc_index_reserve(struct pc_index *index, size_t count);
 
 /* Hashes bytes (a fast 64-bit mix; not for adversarial use). */
 uint64_t pc_hash_bytes(const void *data, size_t len, uint64_t seed);

@@ -32,6 +32,8 @@ void *pc_xcalloc(size_t count, size_t size);
 void *pc_xrealloc(void *ptr, size_t size);
 /* Grows *items (element size elem) so that it holds at least need elements. */
 void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem);
+/* Returns freed memory to the system (after a phase that freed much). */
+void pc_release_free_memory(void);
 
 /* The value of a hexadecimal digit (either case), or -1. */
 static inline int pc_hex_digit(int c)

@@ -2,6 +2,8 @@
  * model.c - interning and aggregation for the common model. Every table
  * is a growable array plus a pc_index keyed by content, so adding what
  * already exists returns the existing id at the cost of one hash probe.
+ * Bulk appends skip the index of frames, stacks and samples, which is
+ * then caught up by the next lookup; finalize frees those indexes.
  */
 #include "model/model.h"
 
@@ -19,16 +21,16 @@ struct seq_key {
 void pc_seqs_init(struct pc_seqs *seqs)
 {
 	memset(seqs, 0, sizeof(*seqs));
-	pc_grow(&seqs->spans, &seqs->spans_cap, 1, sizeof(*seqs->spans));
-	seqs->spans[0].start = 0;
-	seqs->spans[0].len = 0;
+	pc_grow(&seqs->starts, &seqs->starts_cap, 2, sizeof(*seqs->starts));
+	seqs->starts[0] = seqs->starts[1] = 0;
 	seqs->count = 1;
+	seqs->indexed = 1; /* the empty sequence is never looked up */
 }
 
 void pc_seqs_release(struct pc_seqs *seqs)
 {
 	free(seqs->items);
-	free(seqs->spans);
+	free(seqs->starts);
 	pc_index_release(&seqs->index);
 }
 
@@ -36,35 +38,78 @@ static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
 {
 	const struct pc_seqs *seqs = ctx;
 	const struct seq_key *key = key_ptr;
-	const struct pc_seq_span *span = &seqs->spans[id];
+	size_t start = seqs->starts[id];
 
-	return span->len == key->len &&
-	       !memcmp(seqs->items + span->start, key->items, key->len * sizeof(uint32_t));
+	return seqs->starts[id + 1] - start == key->len &&
+	       !memcmp(seqs->items + start, key->items, key->len * sizeof(uint32_t));
+}
+
+static uint64_t seq_hash(const uint32_t *items, size_t len)
+{
+	return pc_hash_bytes(items, len * sizeof(uint32_t), 0x5e9);
+}
+
+/* Indexes the sequences added by pc_seqs_append since the last lookup. */
+static void seqs_catch_up(struct pc_seqs *seqs)
+{
+	if (seqs->indexed == seqs->count)
+		return;
+	pc_index_reserve(&seqs->index, seqs->count);
+	for (size_t id = seqs->indexed; id < seqs->count; id++)
+		pc_index_add(&seqs->index,
+			     seq_hash(seqs->items + seqs->starts[id],
+				      seqs->starts[id + 1] - seqs->starts[id]),
+			     (uint32_t)id);
+	seqs->indexed = seqs->count;
+}
+
+static uint32_t seqs_lookup(struct pc_seqs *seqs, const uint32_t *items, size_t len,
+			    uint64_t hash)
+{
+	struct seq_key key = { .items = items, .len = len };
+
+	seqs_catch_up(seqs);
+	return pc_index_find(&seqs->index, hash, seq_equal, seqs, &key);
+}
+
+uint32_t pc_seqs_find(struct pc_seqs *seqs, const uint32_t *items, size_t len)
+{
+	return len ? seqs_lookup(seqs, items, len, seq_hash(items, len)) : 0;
+}
+
+uint32_t pc_seqs_append(struct pc_seqs *seqs, const uint32_t *items, size_t len)
+{
+	if (len > UINT32_MAX || seqs->count >= UINT32_MAX)
+		pc_die_oom(len);
+	pc_grow(&seqs->items, &seqs->items_cap, seqs->nitems + len, sizeof(uint32_t));
+	memcpy(seqs->items + seqs->nitems, items, len * sizeof(uint32_t));
+	seqs->nitems += len;
+	pc_grow(&seqs->starts, &seqs->starts_cap, seqs->count + 2, sizeof(*seqs->starts));
+	seqs->starts[seqs->count + 1] = seqs->nitems;
+	return (uint32_t)seqs->count++;
 }
 
 uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
 {
-	struct seq_key key = { .items = items, .len = len };
 	uint64_t hash;
 	uint32_t id;
 
 	if (!len)
 		return 0;
-	if (len > UINT32_MAX)
-		pc_die_oom(len);
-	hash = pc_hash_bytes(items, len * sizeof(uint32_t), 0x5e9);
-	id = pc_index_find(&seqs->index, hash, seq_equal, seqs, &key);
+	hash = seq_hash(items, len);
+	id = seqs_lookup(seqs, items, len, hash);
 	if (id)
 		return id;
-	pc_grow(&seqs->items, &seqs->items_cap, seqs->nitems + len, sizeof(uint32_t));
-	memcpy(seqs->items + seqs->nitems, items, len * sizeof(uint32_t));
-	pc_grow(&seqs->spans, &seqs->spans_cap, seqs->count + 1, sizeof(*seqs->spans));
-	seqs->spans[seqs->count].start = seqs->nitems;
-	seqs->spans[seqs->count].len = (uint32_t)len;
-	seqs->nitems += len;
-	id = (uint32_t)seqs->count++;
+	id = pc_seqs_append(seqs, items, len);
 	pc_index_add(&seqs->index, hash, id);
+	seqs->indexed = seqs->count;
 	return id;
+}
+
+void pc_seqs_drop_index(struct pc_seqs *seqs)
+{
+	pc_index_release(&seqs->index);
+	seqs->indexed = 1;
 }
 
 /* ---- tallies ---- */
@@ -145,8 +190,10 @@ void pc_model_release(struct pc_model *m)
 	pc_seqs_release(&m->labelsets);
 	pc_seqs_release(&m->branches);
 	free(m->samples);
+	free(m->sample_rows);
 	free(m->values);
 	pc_index_release(&m->sample_index);
+	pc_index_release(&m->row_index);
 	free(m->arcs);
 	pc_index_release(&m->arc_index);
 	free(m->sources);
@@ -257,23 +304,56 @@ static bool frame_equal(const void *ctx, uint32_t id, const void *key)
 	       a->function == b->function && a->file == b->file && a->line == b->line;
 }
 
+void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
+		      size_t samples)
+{
+	size_t rows_cap = m->samples_cap;
+
+	pc_grow(&m->frames, &m->frames_cap, m->nframes + frames, sizeof(*m->frames));
+	pc_grow(&m->stacks.starts, &m->stacks.starts_cap, m->stacks.count + stacks + 1,
+		sizeof(*m->stacks.starts));
+	pc_grow(&m->stacks.items, &m->stacks.items_cap, m->stacks.nitems + stack_frames,
+		sizeof(*m->stacks.items));
+	pc_grow(&m->samples, &m->samples_cap, m->nsamples + samples, sizeof(*m->samples));
+	pc_grow(&m->sample_rows, &rows_cap, m->samples_cap, sizeof(*m->sample_rows));
+}
+
+uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame)
+{
+	if (m->nframes >= UINT32_MAX)
+		pc_die_oom(m->nframes);
+	pc_grow(&m->frames, &m->frames_cap, m->nframes + 1, sizeof(*m->frames));
+	m->frames[m->nframes] = *frame;
+	return (uint32_t)++m->nframes;
+}
+
 uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame)
 {
 	uint64_t hash = frame_hash(frame);
-	uint32_t id = pc_index_find(&m->frame_index, hash, frame_equal, m, frame);
+	uint32_t id;
 
-	if (id)
-		return id;
-	pc_grow(&m->frames, &m->frames_cap, m->nframes + 1, sizeof(*m->frames));
-	m->frames[m->nframes] = *frame;
-	id = (uint32_t)++m->nframes;
-	pc_index_add(&m->frame_index, hash, id);
+	if (m->frames_indexed < m->nframes) {
+		pc_index_reserve(&m->frame_index, m->nframes);
+		for (size_t i = m->frames_indexed; i < m->nframes; i++)
+			pc_index_add(&m->frame_index, frame_hash(&m->frames[i]), (uint32_t)(i + 1));
+	}
+	id = pc_index_find(&m->frame_index, hash, frame_equal, m, frame);
+	if (!id) {
+		id = pc_model_append_frame(m, frame);
+		pc_index_add(&m->frame_index, hash, id);
+	}
+	m->frames_indexed = m->nframes;
 	return id;
 }
 
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)
 {
 	return pc_seqs_add(&m->stacks, frames, n);
+}
+
+uint32_t pc_model_append_stack(struct pc_model *m, const uint32_t *frames, size_t n)
+{
+	return pc_seqs_append(&m->stacks, frames, n);
 }
 
 static bool label_equal(const void *ctx, uint32_t id, const void *key)
@@ -354,20 +434,21 @@ uint32_t pc_model_add_branches(struct pc_model *m, const struct pc_branch *branc
 	return id;
 }
 
-/* ---- columns and samples ---- */
+/* ---- columns, value rows and samples ---- */
 
 /* Widens every value row to stride counts, keeping the values. */
 static void restride_values(struct pc_model *m, size_t stride)
 {
-	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
-				      stride * sizeof(*values));
+	uint64_t *values = pc_xcalloc(m->rows_cap ? m->rows_cap : 1, stride * sizeof(*values));
 
-	for (size_t i = 0; i < m->nsamples; i++)
+	for (size_t i = 0; i < m->nrows; i++)
 		memcpy(values + i * stride, m->values + i * m->value_stride,
 		       m->value_stride * sizeof(*values));
 	free(m->values);
 	m->values = values;
 	m->value_stride = stride;
+	/* shared rows stay shared, but new ones no longer find them */
+	pc_index_release(&m->row_index);
 }
 
 int pc_model_add_column(struct pc_model *m, const char *type, const char *unit)
@@ -443,6 +524,56 @@ void pc_model_set_default_column(struct pc_model *m, int column)
 	m->default_column = column;
 }
 
+/* A new row of zeros (or a copy of from's counts); returns its index. */
+static uint32_t new_row(struct pc_model *m, const uint64_t *from)
+{
+	uint64_t *row;
+
+	if (m->nrows >= PC_ROW_SHARED)
+		pc_die_oom(m->nrows);
+	pc_grow(&m->values, &m->rows_cap, m->nrows + 1,
+		(m->value_stride ? m->value_stride : 1) * sizeof(*m->values));
+	row = m->values + m->nrows * m->value_stride;
+	if (from)
+		memcpy(row, from, m->value_stride * sizeof(*row));
+	else
+		memset(row, 0, m->value_stride * sizeof(*row));
+	return (uint32_t)m->nrows++;
+}
+
+static bool row_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct pc_model *m = ctx;
+	const uint64_t *row = m->values + (size_t)(id - 1) * m->value_stride, *counts = key;
+
+	for (size_t c = 0; c < m->value_stride; c++)
+		if (row[c] != counts[c])
+			return false;
+	return true;
+}
+
+/*
+ * The shared row of these counts (value_stride of them), added if new.
+ * Rows are hashed with one multiply per count: a bulk reader looks one up
+ * per sample.
+ */
+static uint32_t shared_row(struct pc_model *m, const uint64_t *counts)
+{
+	uint64_t hash = m->value_stride;
+	uint32_t id;
+
+	for (size_t c = 0; c < m->value_stride; c++)
+		hash = (hash ^ counts[c]) * 0x9e3779b97f4a7c15ULL;
+	hash = pc_hash_u64(hash);
+	id = pc_index_find(&m->row_index, hash, row_equal, m, counts);
+
+	if (id)
+		return id - 1;
+	id = new_row(m, counts);
+	pc_index_add(&m->row_index, hash, id + 1);
+	return id;
+}
+
 static uint64_t sample_hash(const struct pc_sample *s)
 {
 	return pc_hash_u64((((uint64_t)s->stack << 32) | s->labels) ^
@@ -457,26 +588,41 @@ static bool sample_equal(const void *ctx, uint32_t id, const void *key)
 	return a->stack == b->stack && a->labels == b->labels && a->branches == b->branches;
 }
 
+/* Appends a sample with the given row; returns its index. */
+static size_t append_sample(struct pc_model *m, const struct pc_sample *sample, uint32_t row)
+{
+	if (m->nsamples >= UINT32_MAX)
+		pc_die_oom(m->nsamples);
+	if (m->nsamples == m->samples_cap) {
+		size_t rows_cap = m->samples_cap;
+
+		pc_grow(&m->samples, &m->samples_cap, m->nsamples + 1, sizeof(*m->samples));
+		pc_grow(&m->sample_rows, &rows_cap, m->samples_cap, sizeof(*m->sample_rows));
+	}
+	m->samples[m->nsamples] = *sample;
+	m->sample_rows[m->nsamples] = row;
+	return m->nsamples++;
+}
+
 static size_t find_or_add_sample(struct pc_model *m, const struct pc_sample *sample)
 {
 	uint64_t hash = sample_hash(sample);
-	uint32_t id = pc_index_find(&m->sample_index, hash, sample_equal, m, sample);
+	uint32_t id;
+	size_t at;
 
+	if (m->samples_indexed < m->nsamples) {
+		pc_index_reserve(&m->sample_index, m->nsamples);
+		for (size_t i = m->samples_indexed; i < m->nsamples; i++)
+			pc_index_add(&m->sample_index, sample_hash(&m->samples[i]), (uint32_t)(i + 1));
+		m->samples_indexed = m->nsamples;
+	}
+	id = pc_index_find(&m->sample_index, hash, sample_equal, m, sample);
 	if (id)
 		return id - 1;
-	if (m->nsamples == m->samples_cap) {
-		size_t old_cap = m->samples_cap;
-
-		pc_grow(&m->samples, &m->samples_cap, m->nsamples + 1, sizeof(*m->samples));
-		m->values = pc_xrealloc(m->values, m->samples_cap * m->value_stride * sizeof(*m->values));
-		memset(m->values + old_cap * m->value_stride, 0,
-		       (m->samples_cap - old_cap) * m->value_stride * sizeof(*m->values));
-	}
-	m->samples[m->nsamples] = *sample;
-	if (m->nsamples >= UINT32_MAX)
-		pc_die_oom(m->nsamples);
-	pc_index_add(&m->sample_index, hash, (uint32_t)(m->nsamples + 1));
-	return m->nsamples++;
+	at = append_sample(m, sample, new_row(m, NULL));
+	pc_index_add(&m->sample_index, hash, (uint32_t)(at + 1));
+	m->samples_indexed = m->nsamples;
+	return at;
 }
 
 int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
@@ -488,11 +634,25 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 	if (column >= m->ncolumns)
 		return -1;
 	at = find_or_add_sample(m, sample);
-	value = &m->values[at * m->value_stride + column];
+	value = (uint64_t *)pc_model_values(m, at) + column;
 	if (count > PC_COUNT_MAX - *value)
 		return -1;
+	if (m->sample_rows[at] & PC_ROW_SHARED) { /* copy on write */
+		m->sample_rows[at] = new_row(m, pc_model_values(m, at));
+		value = (uint64_t *)pc_model_values(m, at) + column;
+	}
 	*value += count;
 	return 0;
+}
+
+void pc_model_append_sample(struct pc_model *m, const struct pc_sample *sample,
+			    const uint64_t *row)
+{
+	uint64_t counts[PC_MAX_COLUMNS];
+
+	memcpy(counts, row, m->ncolumns * sizeof(*row));
+	memset(counts + m->ncolumns, 0, (m->value_stride - m->ncolumns) * sizeof(*counts));
+	append_sample(m, sample, shared_row(m, counts) | PC_ROW_SHARED);
 }
 
 static uint64_t arc_hash(uint32_t from, uint32_t to, enum pc_arc_kind kind)
@@ -577,7 +737,6 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
 struct content_order {
 	const struct pc_model *m;
 	uint32_t *module_rank, *frame_rank, *label_rank; /* by id; [0] = 0 = none */
-	uint64_t *sample_prefix; /* ranks of a sample's two leaf-most frames */
 };
 
 static int compare_u64(uint64_t a, uint64_t b)
@@ -624,17 +783,77 @@ static int order_labels(const void *ctx, uint32_t a, uint32_t b)
 	return compare_str(m, la->unit, lb->unit);
 }
 
+/* Sorts a run of order stably by compare: in place when it is short. */
+static void sort_run(const void *ctx, uint32_t *order, size_t n, pc_index_compare_fn compare)
+{
+	if (n > 16) {
+		pc_sort_indices(ctx, order, n, compare);
+		return;
+	}
+	for (size_t i = 1; i < n; i++) {
+		uint32_t id = order[i];
+		size_t at = i;
+
+		for (; at > 0 && compare(ctx, id, order[at - 1]) < 0; at--)
+			order[at] = order[at - 1];
+		order[at] = id;
+	}
+}
+
+/* rank[id] for ids 1..n in the order given; rank[0] = 0. */
+static uint32_t *ranks_of(const uint32_t *order, size_t n)
+{
+	uint32_t *rank = pc_xcalloc(n + 1, sizeof(*rank));
+
+	for (size_t i = 0; i < n; i++)
+		rank[order[i]] = (uint32_t)(i + 1);
+	return rank;
+}
+
 /* rank[id] for ids 1..n in the order of compare; rank[0] = 0. */
 static uint32_t *rank_ids(const struct content_order *o, size_t n, pc_index_compare_fn compare)
 {
 	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
-	uint32_t *rank = pc_xcalloc(n + 1, sizeof(*rank));
+	uint32_t *rank;
 
 	for (size_t i = 0; i < n; i++)
 		order[i] = (uint32_t)(i + 1);
 	pc_sort_indices(o, order, n, compare);
+	rank = ranks_of(order, n);
+	free(order);
+	return rank;
+}
+
+/*
+ * Frame ranks, as rank_ids with order_frames gives them but faster for
+ * millions of frames: radix sorts by address, then by module rank, and
+ * order_frames only within runs of one module and address.
+ */
+static uint32_t *rank_frames(const struct content_order *o)
+{
+	const struct pc_model *m = o->m;
+	size_t n = m->nframes;
+	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order)), *rank;
+	uint64_t *keys = pc_xmalloc((n ? n : 1) * sizeof(*keys));
+
+	for (size_t i = 0; i < n; i++) {
+		order[i] = (uint32_t)(i + 1);
+		keys[i] = m->frames[i].address;
+	}
+	pc_sort_by_keys(order, keys, n);
 	for (size_t i = 0; i < n; i++)
-		rank[order[i]] = (uint32_t)(i + 1);
+		keys[i] = o->module_rank[m->frames[order[i] - 1].module];
+	pc_sort_by_keys(order, keys, n);
+	for (size_t i = 0, end; i < n; i = end) {
+		uint64_t address = m->frames[order[i] - 1].address;
+
+		for (end = i + 1; end < n && keys[end] == keys[i] &&
+				  m->frames[order[end] - 1].address == address; end++)
+			;
+		sort_run(o, order + i, end - i, order_frames);
+	}
+	free(keys);
+	rank = ranks_of(order, n);
 	free(order);
 	return rank;
 }
@@ -673,8 +892,6 @@ static int order_samples(const void *ctx, uint32_t a, uint32_t b)
 	const struct pc_sample *sa = &o->m->samples[a], *sb = &o->m->samples[b];
 	int diff;
 
-	if (o->sample_prefix[a] != o->sample_prefix[b])
-		return o->sample_prefix[a] < o->sample_prefix[b] ? -1 : 1;
 	if ((diff = compare_ranked(&o->m->stacks, sa->stack, sb->stack, o->frame_rank)) ||
 	    (diff = compare_ranked(&o->m->labelsets, sa->labels, sb->labels, o->label_rank)))
 		return diff;
@@ -702,25 +919,39 @@ static uint32_t *identity_order(size_t n)
 	return order;
 }
 
+/*
+ * Samples in the order of order_samples: a radix sort by stack_prefix,
+ * then order_samples within runs of one prefix. Rows do not move.
+ */
 static void sort_samples(struct pc_model *m, const struct content_order *o)
 {
-	uint32_t *order = identity_order(m->nsamples);
-	struct pc_sample *samples = pc_xmalloc(m->samples_cap * sizeof(*samples) + 1);
-	uint64_t *values = pc_xcalloc(m->samples_cap ? m->samples_cap : 1,
-				      m->value_stride * sizeof(*values) + 1);
+	size_t n = m->nsamples;
+	uint32_t *order = identity_order(n), *rows;
+	uint64_t *keys = pc_xmalloc((n ? n : 1) * sizeof(*keys));
+	struct pc_sample *samples;
 
-	pc_sort_indices(o, order, m->nsamples, order_samples);
-	pc_index_release(&m->sample_index);
-	for (size_t i = 0; i < m->nsamples; i++) {
-		samples[i] = m->samples[order[i]];
-		memcpy(values + i * m->value_stride, m->values + order[i] * m->value_stride,
-		       m->value_stride * sizeof(*values));
-		pc_index_add(&m->sample_index, sample_hash(&samples[i]), (uint32_t)(i + 1));
+	for (size_t i = 0; i < n; i++)
+		keys[i] = stack_prefix(o, m->samples[i].stack);
+	pc_sort_by_keys(order, keys, n);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && keys[end] == keys[i]; end++)
+			;
+		sort_run(o, order + i, end - i, order_samples);
 	}
+	free(keys);
+	/* gathered in order (in place, cycle by cycle, was slower), one array at a time */
+	samples = pc_xmalloc((m->samples_cap ? m->samples_cap : 1) * sizeof(*samples));
+	for (size_t i = 0; i < n; i++)
+		samples[i] = m->samples[order[i]];
 	free(m->samples);
-	free(m->values);
 	m->samples = samples;
-	m->values = values;
+	rows = pc_xmalloc((m->samples_cap ? m->samples_cap : 1) * sizeof(*rows));
+	for (size_t i = 0; i < n; i++)
+		rows[i] = m->sample_rows[order[i]];
+	free(m->sample_rows);
+	m->sample_rows = rows;
+	pc_index_release(&m->sample_index);
+	m->samples_indexed = 0;
 	free(order);
 }
 
@@ -745,18 +976,18 @@ void pc_model_finalize(struct pc_model *m)
 {
 	struct content_order o = { .m = m };
 
+	/* writers need no indexes; an add after this rebuilds them */
+	pc_index_release(&m->frame_index);
+	m->frames_indexed = 0;
+	pc_seqs_drop_index(&m->stacks);
 	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
-	o.frame_rank = rank_ids(&o, m->nframes, order_frames);
+	o.frame_rank = rank_frames(&o);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);
-	o.sample_prefix = pc_xmalloc((m->nsamples ? m->nsamples : 1) * sizeof(*o.sample_prefix));
-	for (size_t i = 0; i < m->nsamples; i++)
-		o.sample_prefix[i] = stack_prefix(&o, m->samples[i].stack);
 	sort_samples(m, &o);
 	sort_arcs(m, &o);
 	free(o.module_rank);
 	free(o.frame_rank);
 	free(o.label_rank);
-	free(o.sample_prefix);
 	if (m->default_column < 0 || (size_t)m->default_column >= m->ncolumns)
 		m->default_column = m->ncolumns ? 0 : -1;
 	m->finalized = true;

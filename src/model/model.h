@@ -133,16 +133,19 @@ struct pc_fact {
 	pc_str_id key, value;
 };
 
-/* Interned sequences of 32-bit ids; sequence id 0 is the empty one. */
+/*
+ * Interned sequences of 32-bit ids; sequence id 0 is the empty one.
+ * Sequence id i holds items[starts[i] .. starts[i + 1]). The index covers
+ * the first `indexed` sequences: pc_seqs_append adds without it, and the
+ * next lookup indexes the rest first.
+ */
 struct pc_seqs {
 	uint32_t *items;
 	size_t nitems, items_cap;
-	struct pc_seq_span {
-		size_t start;
-		uint32_t len;
-	} *spans;
-	size_t count, spans_cap; /* count includes the empty sequence 0 */
+	size_t *starts;          /* count + 1 entries */
+	size_t count, starts_cap; /* count includes the empty sequence 0 */
 	struct pc_index index;
+	size_t indexed;
 };
 
 struct pc_model {
@@ -158,7 +161,8 @@ struct pc_model {
 
 	struct pc_frame *frames; /* frame id i is frames[i - 1] */
 	size_t nframes, frames_cap;
-	struct pc_index frame_index;
+	struct pc_index frame_index; /* of the first frames_indexed frames */
+	size_t frames_indexed;
 
 	struct pc_label *labels; /* label id i is labels[i - 1] */
 	size_t nlabels, labels_cap;
@@ -172,10 +176,20 @@ struct pc_model {
 	size_t ncolumns;
 	int default_column; /* -1 until set; finalize picks 0 */
 
+	/*
+	 * Sample i's counts are the row sample_rows[i] of values (read them
+	 * with pc_model_values). A row belongs to one sample, or, marked
+	 * PC_ROW_SHARED in sample_rows, is shared by samples of equal counts
+	 * (pc_model_append_sample): millions of samples then cost a few rows.
+	 */
 	struct pc_sample *samples;
-	uint64_t *values; /* nsamples rows of value_stride counts */
-	size_t nsamples, samples_cap, value_stride;
-	struct pc_index sample_index;
+	uint32_t *sample_rows;
+	size_t nsamples, samples_cap;
+	struct pc_index sample_index; /* of the first samples_indexed samples */
+	size_t samples_indexed;
+	uint64_t *values; /* nrows rows of value_stride counts */
+	size_t nrows, rows_cap, value_stride;
+	struct pc_index row_index; /* the shared rows */
 
 	struct pc_arc *arcs;
 	size_t narcs, arcs_cap;
@@ -210,6 +224,12 @@ void pc_seqs_init(struct pc_seqs *seqs);
 void pc_seqs_release(struct pc_seqs *seqs);
 /* Returns the id (>= 1) of the sequence, adding it if new; 0 for len 0. */
 uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len);
+/* The id of the sequence, 0 if it is not there (or len is 0). */
+uint32_t pc_seqs_find(struct pc_seqs *seqs, const uint32_t *items, size_t len);
+/* Adds a sequence the caller knows is not there yet (len >= 1); returns its id. */
+uint32_t pc_seqs_append(struct pc_seqs *seqs, const uint32_t *items, size_t len);
+/* Frees the index (the next lookup rebuilds it). */
+void pc_seqs_drop_index(struct pc_seqs *seqs);
 
 /* Totals per interned id sequence, for writers that aggregate records of their own. */
 struct pc_tally {
@@ -262,6 +282,22 @@ void pc_model_set_default_column(struct pc_model *m, int column);
 /* Adds count to one column of the sample; -1 when the sum would pass PC_COUNT_MAX. */
 int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 			size_t column, uint64_t count);
+/*
+ * Bulk building, for a reader that has merged what it adds (the SPT
+ * reader's counted IP hits): pc_model_reserve makes room for that many
+ * more frames, stacks (of stack_frames in all) and samples; each append
+ * adds what the caller knows is new (no equal frame, stack or sample
+ * exists) without a hash lookup, and the index is brought up to date by
+ * the next pc_model_add_* that needs it. pc_model_append_sample's row
+ * holds a count per column (ncolumns of them, each at most PC_COUNT_MAX)
+ * and is shared with samples of equal counts until one of them is added to.
+ */
+void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
+		      size_t samples);
+uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame);
+uint32_t pc_model_append_stack(struct pc_model *m, const uint32_t *frames, size_t n);
+void pc_model_append_sample(struct pc_model *m, const struct pc_sample *sample,
+			    const uint64_t *row);
 int pc_model_add_arc(struct pc_model *m, uint32_t from, uint32_t to,
 		     enum pc_arc_kind kind, uint64_t count);
 void pc_model_add_source(struct pc_model *m, const char *format);
@@ -271,7 +307,8 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
 /*
  * Sorts samples and arcs by content (not by id), so the same profile gives
  * the same order whatever order it was read in, and picks the default
- * column. Adding after finalize is allowed; finalize again before writing.
+ * column. It frees the frame, stack and sample indexes, which writers do
+ * not need. Adding after finalize is allowed; finalize again before writing.
  */
 void pc_model_finalize(struct pc_model *m);
 
@@ -307,8 +344,8 @@ static inline const struct pc_label *pc_model_label(const struct pc_model *m,
 static inline const uint32_t *pc_seq(const struct pc_seqs *seqs, uint32_t id,
 				     size_t *n)
 {
-	*n = seqs->spans[id].len;
-	return seqs->items ? seqs->items + seqs->spans[id].start : seqs->items;
+	*n = seqs->starts[id + 1] - seqs->starts[id];
+	return seqs->items ? seqs->items + seqs->starts[id] : seqs->items;
 }
 
 /* Frame ids of a stack, leaf first. */
@@ -339,9 +376,12 @@ static inline const uint32_t *pc_model_branch_stack(const struct pc_model *m,
 	return pairs;
 }
 
+#define PC_ROW_SHARED (1u << 31)
+
+/* The counts of sample index `sample`, by column. */
 static inline const uint64_t *pc_model_values(const struct pc_model *m, size_t sample)
 {
-	return m->values + sample * m->value_stride;
+	return m->values + (size_t)(m->sample_rows[sample] & ~PC_ROW_SHARED) * m->value_stride;
 }
 
 

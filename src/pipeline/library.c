@@ -179,6 +179,7 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	if (status)
 		return give_ctx_error(error, &ctx);
 	pc_model_finalize(p->model);
+	pc_release_free_memory(); /* finalize's sorting space, before a writer's */
 	p->finalize_seconds += seconds_now() - end;
 	return 0;
 }

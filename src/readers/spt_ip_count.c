@@ -46,7 +46,7 @@ struct spill_table {
 };
 
 struct spt_ip_counter {
-	struct ip_group (*groups)[SPT_IP_NKINDS]; /* by module id */
+	struct ip_group (*groups)[SPT_NKINDS]; /* by module id */
 	size_t ngroups;
 	struct spill_table spill;
 };
@@ -243,6 +243,16 @@ int spt_ip_count(struct spt_ip_counter *c, const struct spt_ip_record *rec,
 	return 0;
 }
 
+int spt_ip_count_one(struct spt_ip_counter *c, uint32_t module, enum spt_kind kind,
+		     uint32_t rva, uint64_t count)
+{
+	struct ip_group *g = &c->groups[module][kind];
+	uint64_t have;
+
+	ip_group_reserve(g, 1);
+	return slot_add(c, module, kind, slot_take(g, ip_slot_of(g, rva), rva), count, &have);
+}
+
 struct spt_ip_counter *spt_ip_counter_new(uint32_t max_module)
 {
 	struct spt_ip_counter *c = pc_xcalloc(1, sizeof(*c));
@@ -265,7 +275,7 @@ int spt_ip_counter_merge(struct spt_ip_counter *into, const struct spt_ip_counte
 	uint64_t have;
 
 	for (uint32_t module = 1; module < from->ngroups; module++)
-		for (int k = 0; k < SPT_IP_NKINDS; k++) {
+		for (int k = 0; k < SPT_NKINDS; k++) {
 			enum spt_kind kind = (enum spt_kind)k;
 			const struct ip_group *src = &from->groups[module][kind];
 			struct ip_group *dst = &into->groups[module][kind];
@@ -322,11 +332,11 @@ struct spt_ip_hit *spt_ip_counter_module_hits(const struct spt_ip_counter *c,
 	size_t keys = 0;
 	struct spt_ip_hit *hits;
 
-	for (int kind = 0; kind < SPT_IP_NKINDS; kind++)
+	for (int kind = 0; kind < SPT_NKINDS; kind++)
 		keys += c->groups[module][kind].count;
 	hits = pc_xmalloc((keys + 1) * sizeof(*hits));
 	*n = 0;
-	for (int k = 0; k < SPT_IP_NKINDS; k++) {
+	for (int k = 0; k < SPT_NKINDS; k++) {
 		enum spt_kind kind = (enum spt_kind)k;
 		const struct ip_group *g = &c->groups[module][kind];
 
@@ -341,13 +351,30 @@ struct spt_ip_hit *spt_ip_counter_module_hits(const struct spt_ip_counter *c,
 	return hits;
 }
 
+size_t spt_ip_counter_keys(const struct spt_ip_counter *c)
+{
+	size_t keys = 0;
+
+	for (size_t module = 0; module < c->ngroups; module++)
+		for (int kind = 0; kind < SPT_NKINDS; kind++)
+			keys += c->groups[module][kind].count;
+	return keys;
+}
+
+void spt_ip_counter_release_module(struct spt_ip_counter *c, uint32_t module)
+{
+	for (int kind = 0; kind < SPT_NKINDS; kind++) {
+		free(c->groups[module][kind].slots);
+		memset(&c->groups[module][kind], 0, sizeof(c->groups[module][kind]));
+	}
+}
+
 void spt_ip_counter_free(struct spt_ip_counter *c)
 {
 	if (!c)
 		return;
-	for (size_t i = 0; i < c->ngroups; i++)
-		for (int kind = 0; kind < SPT_IP_NKINDS; kind++)
-			free(c->groups[i][kind].slots);
+	for (uint32_t module = 0; module < c->ngroups; module++)
+		spt_ip_counter_release_module(c, module);
 	free(c->groups);
 	free(c->spill.slots);
 	free(c);

@@ -42,12 +42,17 @@
  * kind) (spt_ip_count.c); a total is checked against INT64_MAX at the
  * record that adds to it. A large file is decoded in two halves at once,
  * on two threads, with the same result (see decode_in_parallel). The hits
- * are pushed into the model once, at the end, by (module, RVA, kind).
+ * are pushed into the model once, at the end, by (module, RVA, kind), with
+ * one-frame call stacks counted as hits of their RVA (they are the same
+ * one-frame samples); into a model that holds nothing yet, in bulk
+ * (pc_model_append_*: no hash lookup per RVA). LBR and call-stack records
+ * are counted in one table of the shared index (base/index.h).
  */
 #include "model/format.h"
 #include "base/utf8.h"
 #include "formats/spt.h"
 #include "readers/spt_ip_count.h"
+#include "base/sort.h"
 
 #include <pthread.h>
 #include <unistd.h>
@@ -601,8 +606,7 @@ struct seq_table {
 	size_t nentries, entries_cap;
 	uint8_t *bytes;
 	size_t nbytes, bytes_cap;
-	uint32_t *slots; /* entry index + 1; 0 = empty */
-	size_t mask;
+	struct pc_index index; /* entry index + 1 */
 };
 
 /*
@@ -636,28 +640,22 @@ static int add_ip_record(struct spt_aggregate *agg, const struct spt_record *rec
 	return -1;
 }
 
-static void seq_table_grow(struct seq_table *t)
+struct seq_key {
+	uint64_t hash;
+	uint32_t module;
+	enum spt_kind kind;
+	const uint8_t *items;
+	uint32_t len;
+};
+
+static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
 {
-	size_t cap = t->slots ? 2 * (t->mask + 1) : 256;
+	const struct seq_table *t = ctx;
+	const struct seq_entry *e = &t->entries[id - 1];
+	const struct seq_key *key = key_ptr;
 
-	free(t->slots);
-	t->slots = pc_xcalloc(cap, sizeof(*t->slots));
-	t->mask = cap - 1;
-	for (size_t i = 0; i < t->nentries; i++) {
-		size_t at = (size_t)t->entries[i].hash & t->mask;
-
-		while (t->slots[at])
-			at = (at + 1) & t->mask;
-		t->slots[at] = (uint32_t)(i + 1);
-	}
-}
-
-static bool seq_equal(const struct seq_table *t, const struct seq_entry *e,
-		      uint64_t hash, uint32_t module, enum spt_kind kind,
-		      const uint8_t *items, uint32_t len)
-{
-	return e->hash == hash && e->module == module && e->kind == kind &&
-	       e->len == len && !memcmp(t->bytes + e->start, items, len);
+	return e->hash == key->hash && e->module == key->module && e->kind == key->kind &&
+	       e->len == key->len && !memcmp(t->bytes + e->start, key->items, key->len);
 }
 
 /*
@@ -668,16 +666,12 @@ static struct seq_entry *seq_find_or_add(struct seq_table *t, uint64_t hash,
 					 uint32_t module, enum spt_kind kind,
 					 const uint8_t *items, uint32_t len)
 {
-	size_t at;
+	struct seq_key key = { .hash = hash, .module = module, .kind = kind,
+			       .items = items, .len = len };
+	uint32_t id = pc_index_find(&t->index, hash, seq_equal, t, &key);
 
-	if (!t->slots || (t->nentries + 1) * 2 > t->mask + 1)
-		seq_table_grow(t);
-	for (at = (size_t)hash & t->mask; t->slots[at]; at = (at + 1) & t->mask) {
-		struct seq_entry *entry = &t->entries[t->slots[at] - 1];
-
-		if (seq_equal(t, entry, hash, module, kind, items, len))
-			return entry;
-	}
+	if (id)
+		return &t->entries[id - 1];
 	if (t->nentries >= UINT32_MAX - 1)
 		return NULL;
 	pc_grow(&t->entries, &t->entries_cap, t->nentries + 1, sizeof(*t->entries));
@@ -687,7 +681,7 @@ static struct seq_entry *seq_find_or_add(struct seq_table *t, uint64_t hash,
 		.hash = hash, .module = module, .kind = kind, .start = t->nbytes, .len = len,
 	};
 	t->nbytes += len;
-	t->slots[at] = (uint32_t)++t->nentries;
+	pc_index_add(&t->index, hash, (uint32_t)++t->nentries);
 	return &t->entries[t->nentries - 1];
 }
 
@@ -761,37 +755,153 @@ static int fail_model_overflow(struct spt_aggregate *agg, uint64_t offset)
 }
 
 /*
- * A module's IP hits, by RVA: one frame and one-frame stack per RVA, and
- * a value in the column of each kind that hit it.
+ * The frames in the model before the IP hits are flushed (those of the
+ * LBR and call-stack records), by (module, RVA): a bulk flush finds them
+ * here, in increasing order, rather than through the model's index.
  */
-static int flush_ip_module(struct spt_aggregate *agg, uint32_t module,
-			   const int *columns, uint64_t end)
+struct known_frames {
+	uint32_t *ids;
+	uint64_t *keys; /* module << 32 | RVA */
+	size_t n, at;
+};
+
+static void known_frames_init(struct known_frames *k, const struct pc_model *m)
 {
-	size_t nhits;
-	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	k->n = pc_model_nframes(m);
+	k->at = 0;
+	k->ids = pc_xmalloc((k->n ? k->n : 1) * sizeof(*k->ids));
+	k->keys = pc_xmalloc((k->n ? k->n : 1) * sizeof(*k->keys));
+	for (size_t i = 0; i < k->n; i++) {
+		k->ids[i] = (uint32_t)(i + 1);
+		const struct pc_frame *frame = pc_model_frame(m, (uint32_t)i + 1);
+
+		k->keys[i] = (uint64_t)frame->module << 32 | frame->address;
+	}
+	pc_sort_by_keys(k->ids, k->keys, k->n);
+}
+
+/* The frame of (module, RVA) if known, else 0; asked in increasing order. */
+static uint32_t known_frame(struct known_frames *k, uint32_t module, uint32_t rva)
+{
+	uint64_t key = (uint64_t)module << 32 | rva;
+
+	while (k->at < k->n && k->keys[k->at] < key)
+		k->at++;
+	return k->at < k->n && k->keys[k->at] == key ? k->ids[k->at] : 0;
+}
+
+static void known_frames_release(struct known_frames *k)
+{
+	free(k->ids);
+	free(k->keys);
+}
+
+/*
+ * The hits of one RVA, into a model that held nothing before this file
+ * but the frames in *known: its frame (new unless known), its one-frame
+ * stack and its sample are new, so they are appended with no lookup, the
+ * sample with all its counts at once.
+ */
+static void append_rva_sample(struct spt_aggregate *agg, uint32_t module,
+			      const struct spt_ip_hit *hits, size_t n, const int *columns,
+			      struct known_frames *known)
+{
+	struct pc_model *m = agg->m;
+	uint32_t frame = known_frame(known, module, hits[0].rva);
 	struct pc_sample sample = { 0 };
-	int ret = 0;
+	uint64_t row[PC_MAX_COLUMNS];
 
-	for (size_t i = 0; i < nhits && !ret; i++) {
-		if (!i || hits[i].rva != hits[i - 1].rva) {
-			uint32_t frame = add_rva_frame(agg->m, module, hits[i].rva);
+	if (!frame)
+		frame = pc_model_append_frame(m, &(struct pc_frame){
+			.module = module, .flags = PC_FRAME_HAS_ADDRESS, .address = hits[0].rva,
+		});
+	sample.stack = pc_model_append_stack(m, &frame, 1);
+	memset(row, 0, pc_model_ncolumns(m) * sizeof(*row));
+	for (size_t i = 0; i < n; i++)
+		row[columns[hits[i].kind]] = hits[i].count;
+	pc_model_append_sample(m, &sample, row);
+}
 
-			sample.stack = pc_model_add_stack(agg->m, &frame, 1);
-		}
+/* The hits of one RVA, into a model that may hold them already. */
+static int add_rva_sample(struct spt_aggregate *agg, uint32_t module,
+			  const struct spt_ip_hit *hits, size_t n, const int *columns,
+			  uint64_t end)
+{
+	uint32_t frame = add_rva_frame(agg->m, module, hits[0].rva);
+	struct pc_sample sample = { .stack = pc_model_add_stack(agg->m, &frame, 1) };
+
+	for (size_t i = 0; i < n; i++)
 		if (pc_model_add_sample(agg->m, &sample, (size_t)columns[hits[i].kind],
 					hits[i].count))
-			ret = fail_model_overflow(agg, end);
+			return fail_model_overflow(agg, end);
+	return 0;
+}
+
+/*
+ * A module's one-frame hits (IP records and one-frame call stacks), by
+ * RVA: one frame, one-frame stack and sample per RVA, with a value in the
+ * column of each kind that hit it. The module's counts are freed first.
+ */
+static int flush_ip_module(struct spt_aggregate *agg, uint32_t module, const int *columns,
+			   uint64_t end, struct known_frames *known)
+{
+	size_t nhits, next;
+	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	int ret = 0;
+
+	spt_ip_counter_release_module(agg->ips, module);
+	pc_release_free_memory();
+	for (size_t i = 0; i < nhits && !ret; i = next) {
+		for (next = i + 1; next < nhits && hits[next].rva == hits[i].rva; next++)
+			;
+		if (known)
+			append_rva_sample(agg, module, hits + i, next - i, columns, known);
+		else
+			ret = add_rva_sample(agg, module, hits + i, next - i, columns, end);
 	}
 	free(hits);
 	return ret;
 }
 
-/* IP hits, by (module, RVA, kind) so frames are added in that order. */
-static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end)
+/*
+ * One-frame hits, by (module, RVA). Into a model that held nothing before
+ * this file, they go in bulk (append_rva_sample): millions of distinct
+ * RVAs then cost no index of frames, stacks or samples.
+ */
+static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end, bool bulk)
 {
-	for (uint32_t module = 1; module <= pc_model_nmodules(agg->m); module++)
-		if (flush_ip_module(agg, module, columns, end))
-			return -1;
+	struct known_frames known;
+	int ret = 0;
+
+	if (bulk) {
+		size_t keys = spt_ip_counter_keys(agg->ips);
+
+		known_frames_init(&known, agg->m);
+		pc_model_reserve(agg->m, keys, keys, keys, keys);
+	}
+	for (uint32_t module = 1; module <= pc_model_nmodules(agg->m) && !ret; module++)
+		ret = flush_ip_module(agg, module, columns, end, bulk ? &known : NULL);
+	if (bulk)
+		known_frames_release(&known);
+	return ret;
+}
+
+static bool one_frame_stack(const struct seq_entry *e)
+{
+	return e->kind == SPT_KIND_ETW_CALLSTACK && e->len == SPT_RVA_SIZE;
+}
+
+/* One-frame call stacks are counted with the IP hits of their RVA. */
+static int count_one_frame_stacks(struct spt_aggregate *agg, uint64_t end)
+{
+	for (size_t i = 0; i < agg->seqs.nentries; i++) {
+		const struct seq_entry *e = &agg->seqs.entries[i];
+
+		if (one_frame_stack(e) &&
+		    spt_ip_count_one(agg->ips, e->module, e->kind,
+				     pc_le32(agg->seqs.bytes + e->start), e->count))
+			return fail_model_overflow(agg, end);
+	}
 	return 0;
 }
 
@@ -823,7 +933,7 @@ static void seq_sample(struct spt_aggregate *agg, const struct seq_entry *e,
 	}
 }
 
-/* LBR and call-stack records, by kind, each kind in first-seen order. */
+/* LBR and call-stack records, by kind, each kind in first-seen order (but one-frame stacks). */
 static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t end)
 {
 	static const enum spt_kind kinds[] = { SPT_KIND_LBR, SPT_KIND_ETW_CALLSTACK };
@@ -833,7 +943,7 @@ static int flush_seqs(struct spt_aggregate *agg, const int *columns, uint64_t en
 			const struct seq_entry *e = &agg->seqs.entries[i];
 			struct pc_sample sample = { 0 };
 
-			if (e->kind != kinds[k])
+			if (e->kind != kinds[k] || one_frame_stack(e))
 				continue;
 			seq_sample(agg, e, &sample);
 			if (pc_model_add_sample(agg->m, &sample, (size_t)columns[e->kind],
@@ -855,6 +965,9 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 {
 	int columns[SPT_NKINDS];
 	int first = -1;
+	/* nothing read before this file: its one-frame samples are all new */
+	bool bulk = !pc_model_nframes(agg->m) && !pc_model_nstacks(agg->m) &&
+		    !pc_model_nsamples(agg->m);
 
 	for (int kind = 0; kind < SPT_NKINDS; kind++) {
 		columns[kind] = -1;
@@ -874,7 +987,8 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 	}
 	if (first >= 0 && pc_model_default_column(agg->m) < 0)
 		pc_model_set_default_column(agg->m, first);
-	if (flush_ip(agg, columns, end) || flush_seqs(agg, columns, end))
+	if (count_one_frame_stacks(agg, end) || flush_seqs(agg, columns, end) ||
+	    flush_ip(agg, columns, end, bulk))
 		return -1;
 	return 0;
 }
@@ -962,7 +1076,7 @@ static void aggregate_release(struct spt_aggregate *agg)
 	spt_ip_counter_free(agg->ips);
 	free(agg->seqs.entries);
 	free(agg->seqs.bytes);
-	free(agg->seqs.slots);
+	pc_index_release(&agg->seqs.index);
 	memset(agg, 0, sizeof(*agg));
 }
 
@@ -1150,6 +1264,7 @@ static int spt_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 		decoded = decode_sequentially(&agg, &file, in);
 	else if (!decoded)
 		pc_input_skip_to(in, in->size);
+	pc_release_free_memory(); /* what merging the two ranges' counts freed */
 	if (decoded || flush_model(&agg, pc_input_offset(in)))
 		goto out;
 	ret = 0;

@@ -62,12 +62,14 @@
 #include "base/utf8.h"
 #include "model/reconstruct.h"
 
-#include <zlib.h>
+#include "base/gzip_blocks.h"
 
 #include "profile.pb-c.h"
 
 #define PPROF "pprof"
 #define EDGE_COLUMN "edge_inclusive"
+#define CHAIN (1u << 31) /* location_ref: a chain, not a frame */
+#define OWN (1u << 31)   /* out: an own sample, not a model sample */
 
 /* The output's string table, interned by content. */
 struct string_table {
@@ -78,16 +80,6 @@ struct string_table {
 	uint32_t *model_ids;    /* model string id -> output index + 1, 0 = not yet */
 	struct pc_arena arena;  /* repaired and writer-made strings */
 	size_t repaired;        /* strings that held invalid UTF-8 or NUL */
-};
-
-struct out_location {
-	uint64_t mapping, address;
-	size_t first_line, nlines;
-};
-
-struct out_line {
-	uint64_t function;
-	int64_t line;
 };
 
 /* A model label in the output's string indices. */
@@ -115,12 +107,17 @@ struct pprof_writer {
 	bool edges;                /* caller/callee data: arcs become edge samples */
 	size_t nedges;
 
-	struct pc_seqs chains;     /* location id -> frame ids, innermost first */
+	/*
+	 * Locations, ids 1..nlocations in first use: one physical frame, or a
+	 * chain of inlined frames ending in one (innermost first). Their
+	 * fields are taken from the model frames when packed.
+	 */
 	uint32_t *frame_location;  /* model frame -> location of it alone, 0 = not yet */
-	struct out_location *locations;
-	size_t locations_cap;
-	struct out_line *lines;
-	size_t nlines, lines_cap;
+	struct pc_seqs chains;     /* chains of 2 or more frames */
+	uint32_t *chain_location;  /* chain id -> location id */
+	size_t chain_location_cap;
+	uint32_t *location_ref;    /* location id - 1 -> frame id, or CHAIN | chain id */
+	size_t nlocations, location_ref_cap;
 	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
 	struct mapping_state *mappings; /* per model module */
 	size_t outside_range;
@@ -129,11 +126,29 @@ struct pprof_writer {
 	size_t nlabels, labels_cap;
 	size_t *labelset_first;    /* model label set -> its first label + 1, 0 = not yet */
 
-	struct pc_seqs stacks;     /* location id lists, leaf first */
-	uint32_t *stack_ids;       /* model stack -> stacks id + 1, 0 = not yet */
-	struct pc_seqs samples;    /* sample id -> (model label set, stacks id) */
-	int64_t *values;           /* rows of ncolumns, by sample id - 1 */
-	size_t values_cap;
+	/*
+	 * Output samples, in order: most are a model sample as it is (its
+	 * stack's locations and its counts); a sample that merges others, a
+	 * branch edge or a call arc is an own sample with its own counts.
+	 * Samples of two locations can merge with any other of the same
+	 * locations and labels, so they are found through `pairs`; others
+	 * only with the model sample before them (see add_model_sample).
+	 */
+	uint32_t *out;             /* model sample index, or OWN | own sample index */
+	size_t nout, out_cap;
+	struct own_sample {
+		uint32_t labels;   /* model label set */
+		uint32_t stack;    /* model stack, or 0: the locations are loc */
+		uint32_t loc[2];
+	} *own;
+	size_t nown, own_cap;
+	int64_t *own_values;       /* rows of ncolumns, by own sample */
+	size_t own_values_cap;
+	struct pc_seqs pairs;      /* (labels, location, location) -> pair id */
+	uint32_t *pair_out;        /* pair id -> output sample index */
+	size_t pair_out_cap;
+	uint32_t last_stack, last_labels; /* of the model sample before */
+	size_t last_out;           /* its output sample, SIZE_MAX = none */
 	bool branch_columns[PC_MAX_COLUMNS]; /* columns that got branch edges */
 	uint32_t *stack;           /* scratch: a stack's location ids */
 	size_t stack_cap;
@@ -285,18 +300,18 @@ static int64_t own_string(struct pprof_writer *w, const char *text)
 static int add_sample_types(struct pprof_writer *w)
 {
 	const struct pc_model *m = w->m;
-	size_t def = m->default_column >= 0 && (size_t)m->default_column < m->ncolumns ?
-		(size_t)m->default_column : 0;
+	size_t def = pc_model_default_column(m) >= 0 && (size_t)pc_model_default_column(m) < pc_model_ncolumns(m) ?
+		(size_t)pc_model_default_column(m) : 0;
 
-	w->ncolumns = m->ncolumns ? m->ncolumns : 1;
-	if (!m->ncolumns) {
+	w->ncolumns = pc_model_ncolumns(m) ? pc_model_ncolumns(m) : 1;
+	if (!pc_model_ncolumns(m)) {
 		/* pprof reads a profile without sample types as "no samples" */
 		w->types[0] = own_string(w, "samples");
 		w->units[0] = own_string(w, "count");
 	}
-	for (size_t c = 0; c < m->ncolumns; c++) {
-		w->types[c] = model_string(w, m->columns[c].type);
-		w->units[c] = model_string(w, m->columns[c].unit);
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		w->types[c] = model_string(w, pc_model_column(m, c)->type);
+		w->units[c] = model_string(w, pc_model_column(m, c)->unit);
 	}
 	for (size_t c = 0; c < w->ncolumns; c++)
 		for (size_t d = 0; d < c; d++)
@@ -317,7 +332,7 @@ static int add_edge_type(struct pprof_writer *w)
 	if (!w->edges)
 		return 0;
 	w->types[w->ncolumns] = own_string(w, EDGE_COLUMN);
-	w->units[w->ncolumns] = model_string(w, m->columns[m->arc_total_column].unit);
+	w->units[w->ncolumns] = model_string(w, pc_model_column(m, pc_model_arc_total_column(m))->unit);
 	for (size_t c = 0; c < w->ncolumns; c++)
 		if (w->types[c] == w->types[w->ncolumns])
 			return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
@@ -359,8 +374,8 @@ static uint64_t function_for_frame(struct pprof_writer *w, const struct pc_frame
 }
 
 static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,
-			     const struct out_location *location, size_t nframes,
-			     bool named, bool filed, bool lined)
+			     uint64_t address, size_t nframes, bool named, bool filed,
+			     bool lined)
 {
 	struct mapping_state *state = &w->mappings[physical->module - 1];
 	const struct pc_module *module = pc_model_module(w->m, physical->module);
@@ -371,79 +386,75 @@ static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *phys
 	state->all_lines &= lined;
 	state->any_inline |= nframes > 1;
 	if (physical->flags & PC_FRAME_HAS_ADDRESS) {
-		if (!state->any_address || location->address > state->max_address)
-			state->max_address = location->address;
+		if (!state->any_address || address > state->max_address)
+			state->max_address = address;
 		state->any_address = true;
-		if (module->has_range && (location->address < module->start ||
-					  location->address >= module->limit))
+		if (module->has_range && (address < module->start || address >= module->limit))
 			w->outside_range++;
 	}
 }
 
-/* Fills a new location from its frames (innermost first, physical last). */
-static void add_location(struct pprof_writer *w, uint32_t id, const uint32_t *frames,
-			 size_t n)
+/*
+ * A new location of frames (innermost first, physical last), referred to
+ * by ref: numbers its functions in first use and notes its mapping's use.
+ */
+static uint32_t add_location(struct pprof_writer *w, uint32_t ref, const uint32_t *frames,
+			     size_t n)
 {
 	const struct pc_frame *physical = pc_model_frame(w->m, frames[n - 1]);
-	struct out_location *location;
 	bool named = true, filed = true, lined = true;
 
-	pc_grow(&w->locations, &w->locations_cap, id, sizeof(*w->locations));
-	location = &w->locations[id - 1];
-	*location = (struct out_location){
-		.mapping = physical->module,
-		.address = location_address(w->m, physical),
-		.first_line = w->nlines,
-	};
+	if (w->nlocations >= CHAIN - 1)
+		pc_die_oom(w->nlocations);
+	pc_grow(&w->location_ref, &w->location_ref_cap, w->nlocations + 1,
+		sizeof(*w->location_ref));
+	w->location_ref[w->nlocations++] = ref;
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_frame *frame = pc_model_frame(w->m, frames[i]);
 
 		filed &= frame->file != 0;
 		lined &= frame->line != 0;
-		if (!frame->function) {
+		if (!frame->function)
 			named = false;
-			continue;
-		}
-		pc_grow(&w->lines, &w->lines_cap, w->nlines + 1, sizeof(*w->lines));
-		w->lines[w->nlines++] = (struct out_line){
-			.function = function_for_frame(w, frame),
-			.line = frame->line,
-		};
+		else
+			function_for_frame(w, frame);
 	}
-	location->nlines = w->nlines - location->first_line;
 	if (physical->module)
-		note_mapping_use(w, physical, location, n, named, filed && named,
-				 lined && named);
+		note_mapping_use(w, physical, location_address(w->m, physical), n, named,
+				 filed && named, lined && named);
+	return (uint32_t)w->nlocations;
 }
 
 /* The location of frames[0..n) (inlined frames first, physical last). */
 static uint32_t location_for(struct pprof_writer *w, const uint32_t *frames, size_t n)
 {
-	size_t known = w->chains.count;
-	uint32_t id;
+	uint32_t chain;
 
-	if (n == 1 && w->frame_location[frames[0]])
+	if (n == 1) {
+		if (!w->frame_location[frames[0]])
+			w->frame_location[frames[0]] = add_location(w, frames[0], frames, 1);
 		return w->frame_location[frames[0]];
-	id = pc_seqs_add(&w->chains, frames, n);
-	if (w->chains.count != known)
-		add_location(w, id, frames, n);
-	if (n == 1)
-		w->frame_location[frames[0]] = id;
-	return id;
+	}
+	chain = pc_seqs_find(&w->chains, frames, n);
+	if (chain)
+		return w->chain_location[chain];
+	chain = pc_seqs_add(&w->chains, frames, n);
+	pc_grow(&w->chain_location, &w->chain_location_cap, (size_t)chain + 1,
+		sizeof(*w->chain_location));
+	w->chain_location[chain] = add_location(w, CHAIN | chain, frames, n);
+	return w->chain_location[chain];
 }
 
 /*
- * The id (in w->stacks) of the location list of a model stack, leaf first:
- * a run of inlined frames goes into the location of the physical frame
- * that follows it. Each model stack is converted once.
+ * The location ids of a model stack, leaf first, into w->stack (returns
+ * how many): a run of inlined frames goes into the location of the
+ * physical frame that follows it. New locations are numbered on the way.
  */
-static uint32_t stack_for(struct pprof_writer *w, uint32_t model_stack)
+static size_t stack_locations(struct pprof_writer *w, uint32_t model_stack)
 {
 	size_t n, count = 0;
 	const uint32_t *frames = pc_model_stack(w->m, model_stack, &n);
 
-	if (w->stack_ids[model_stack])
-		return w->stack_ids[model_stack] - 1;
 	pc_grow(&w->stack, &w->stack_cap, n + 1, sizeof(*w->stack));
 	for (size_t i = 0; i < n;) {
 		size_t end = i;
@@ -454,8 +465,7 @@ static uint32_t stack_for(struct pprof_writer *w, uint32_t model_stack)
 		w->stack[count++] = location_for(w, frames + i, end - i + 1);
 		i = end + 1;
 	}
-	w->stack_ids[model_stack] = pc_seqs_add(&w->stacks, w->stack, count) + 1;
-	return w->stack_ids[model_stack] - 1;
+	return count;
 }
 
 /* ---- labels and samples ---- */
@@ -493,33 +503,95 @@ static int add_value(struct pprof_writer *w, int64_t *sum, size_t column, uint64
 	return 0;
 }
 
-/* The value row of the sample (model label set, stacks id), added if new. */
-static int64_t *sample_values(struct pprof_writer *w, uint32_t labels, uint32_t stack)
+/* Appends output sample `ref` (a model sample index, or OWN | own index). */
+static size_t add_out(struct pprof_writer *w, uint32_t ref)
 {
-	uint32_t key[2] = { labels, stack };
-	size_t known = w->samples.count;
-	uint32_t id = pc_seqs_add(&w->samples, key, 2);
-
-	convert_labelset(w, labels);
-	if (w->samples.count != known) {
-		pc_grow(&w->values, &w->values_cap, (size_t)id * w->ncolumns,
-			sizeof(*w->values));
-		memset(w->values + (size_t)(id - 1) * w->ncolumns, 0,
-		       w->ncolumns * sizeof(*w->values));
-	}
-	return w->values + (size_t)(id - 1) * w->ncolumns;
+	if (w->nout >= UINT32_MAX)
+		pc_die_oom(w->nout);
+	pc_grow(&w->out, &w->out_cap, w->nout + 1, sizeof(*w->out));
+	w->out[w->nout] = ref;
+	return w->nout++;
 }
 
-/* Adds a row of values to the sample (model label set, stacks id). */
-static int add_sample(struct pprof_writer *w, uint32_t labels, uint32_t stack,
-		      const uint64_t *row)
+/* A new own sample of zero counts; returns its index. */
+static uint32_t add_own(struct pprof_writer *w, const struct own_sample *sample)
 {
-	int64_t *sums = sample_values(w, labels, stack);
+	if (w->nown >= OWN - 1)
+		pc_die_oom(w->nown);
+	pc_grow(&w->own, &w->own_cap, w->nown + 1, sizeof(*w->own));
+	pc_grow(&w->own_values, &w->own_values_cap, (w->nown + 1) * w->ncolumns,
+		sizeof(*w->own_values));
+	w->own[w->nown] = *sample;
+	memset(w->own_values + w->nown * w->ncolumns, 0, w->ncolumns * sizeof(*w->own_values));
+	return (uint32_t)w->nown++;
+}
 
-	for (size_t c = 0; c < w->m->ncolumns; c++)
+/*
+ * The counts of output sample `at`, to add to: a model sample's become an
+ * own sample's first (with its counts), as it now merges others.
+ */
+static int64_t *own_values_of(struct pprof_writer *w, size_t at)
+{
+	uint32_t own;
+
+	if (!(w->out[at] & OWN)) {
+		size_t index = w->out[at];
+		const uint64_t *row = pc_model_values(w->m, index);
+
+		own = add_own(w, &(struct own_sample){
+			.labels = pc_model_sample(w->m, index)->labels,
+			.stack = pc_model_sample(w->m, index)->stack,
+		});
+		/* model counts are at most PC_COUNT_MAX = INT64_MAX */
+		for (size_t c = 0; c < pc_model_ncolumns(w->m); c++)
+			w->own_values[(size_t)own * w->ncolumns + c] = (int64_t)row[c];
+		w->out[at] = OWN | own;
+	}
+	own = w->out[at] & ~OWN;
+	return w->own_values + (size_t)own * w->ncolumns;
+}
+
+/* Adds a row of model counts to output sample at. */
+static int add_row(struct pprof_writer *w, size_t at, const uint64_t *row)
+{
+	int64_t *sums = own_values_of(w, at);
+
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++)
 		if (add_value(w, &sums[c], c, row[c]))
 			return -1;
 	return 0;
+}
+
+/*
+ * The output sample of two locations and labels: found, or made by
+ * make() (a model sample as it is, or a new own sample). *made tells which.
+ */
+static size_t pair_sample(struct pprof_writer *w, uint32_t labels, const uint32_t *loc,
+			  uint32_t model_sample, bool *made)
+{
+	uint32_t key[3] = { labels, loc[0], loc[1] };
+	size_t known = w->pairs.count;
+	uint32_t id = pc_seqs_add(&w->pairs, key, 3);
+
+	*made = w->pairs.count != known;
+	if (*made) {
+		pc_grow(&w->pair_out, &w->pair_out_cap, (size_t)id + 1, sizeof(*w->pair_out));
+		w->pair_out[id] = (uint32_t)add_out(w, model_sample != UINT32_MAX ? model_sample :
+			OWN | add_own(w, &(struct own_sample){
+				.labels = labels, .loc = { loc[0], loc[1] } }));
+	}
+	return w->pair_out[id];
+}
+
+/* Adds a row of model counts to the sample of two locations, made if new. */
+static int add_pair_sample(struct pprof_writer *w, uint32_t labels, const uint32_t *loc,
+			   const uint64_t *row)
+{
+	bool made;
+	size_t at = pair_sample(w, labels, loc, UINT32_MAX, &made);
+
+	convert_labelset(w, labels);
+	return add_row(w, at, row);
 }
 
 /* One [to, from] sample per branch, each with the sample's values. */
@@ -529,7 +601,7 @@ static int add_branch_samples(struct pprof_writer *w, uint32_t labels, uint32_t 
 	size_t n;
 	const uint32_t *pairs = pc_model_branch_stack(w->m, branches, &n);
 
-	for (size_t c = 0; c < w->m->ncolumns; c++)
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++)
 		w->branch_columns[c] |= row[c] != 0;
 	for (size_t i = 0; i < n; i++) {
 		uint32_t edge[2] = {
@@ -537,15 +609,43 @@ static int add_branch_samples(struct pprof_writer *w, uint32_t labels, uint32_t 
 			location_for(w, &pairs[2 * i], 1),
 		};
 
-		if (add_sample(w, labels, pc_seqs_add(&w->stacks, edge, 2), row))
+		if (add_pair_sample(w, labels, edge, row))
 			return -1;
 	}
 	return 0;
 }
 
+/*
+ * A model sample with its stack: as it is, unless it merges with another
+ * output sample of the same locations and labels. A model stack has
+ * locations of its own (no other stack gives the same), so that sample
+ * is the model sample before this one with the same stack and labels (the
+ * model's order keeps them together; their branch stacks differ), or,
+ * for two locations, also a branch edge or call arc sample.
+ */
+static int add_stack_sample(struct pprof_writer *w, size_t index)
+{
+	const struct pc_sample *sample = pc_model_sample(w->m, index);
+	size_t nlocations = stack_locations(w, sample->stack), at;
+	bool made = true;
+
+	if (nlocations == 2)
+		at = pair_sample(w, sample->labels, w->stack, (uint32_t)index, &made);
+	else if (w->last_out != SIZE_MAX && sample->stack == w->last_stack &&
+		 sample->labels == w->last_labels)
+		at = w->last_out, made = false;
+	else
+		at = add_out(w, (uint32_t)index);
+	w->last_stack = sample->stack;
+	w->last_labels = sample->labels;
+	w->last_out = at;
+	convert_labelset(w, sample->labels);
+	return made ? 0 : add_row(w, at, pc_model_values(w->m, index));
+}
+
 static int add_model_sample(struct pprof_writer *w, size_t index)
 {
-	const struct pc_sample *sample = &w->m->samples[index];
+	const struct pc_sample *sample = pc_model_sample(w->m, index);
 	const uint64_t *row = pc_model_values(w->m, index);
 
 	if (!sample->stack && sample->branches)
@@ -553,7 +653,7 @@ static int add_model_sample(struct pprof_writer *w, size_t index)
 	if (sample->branches &&
 	    pc_warn(w->ctx, PPROF, "pprof keeps no branch stacks of samples that have call stacks"))
 		return -1;
-	return add_sample(w, sample->labels, stack_for(w, sample->stack), row);
+	return add_stack_sample(w, index);
 }
 
 /*
@@ -562,19 +662,19 @@ static int add_model_sample(struct pprof_writer *w, size_t index)
  */
 static uint32_t *function_labels(const struct pc_model *m)
 {
-	uint32_t *labels = pc_xcalloc(m->nframes + 1, sizeof(*labels));
-	bool *seen = pc_xcalloc(m->nframes + 1, sizeof(*seen));
+	uint32_t *labels = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*labels));
+	bool *seen = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*seen));
 
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t n;
-		const uint32_t *frames = pc_model_stack(m, m->samples[i].stack, &n);
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
 
 		if (n != 1)
 			continue;
-		if (seen[frames[0]] && labels[frames[0]] != m->samples[i].labels)
+		if (seen[frames[0]] && labels[frames[0]] != pc_model_sample(m, i)->labels)
 			labels[frames[0]] = UINT32_MAX;
 		else
-			labels[frames[0]] = m->samples[i].labels;
+			labels[frames[0]] = pc_model_sample(m, i)->labels;
 		seen[frames[0]] = true;
 	}
 	free(seen);
@@ -593,10 +693,11 @@ static int add_edge_samples(struct pprof_writer *w)
 	uint32_t *labels = function_labels(m);
 	int ret = 0;
 
-	for (size_t i = 0; i < m->narcs && !ret; i++) {
-		const struct pc_arc *arc = &m->arcs[i];
+	for (size_t i = 0; i < pc_model_narcs(m) && !ret; i++) {
+		const struct pc_arc *arc = pc_model_arc(m, i);
 		uint32_t edge[2], set;
-		int64_t *sums;
+		size_t at;
+		bool made;
 
 		if (arc->kind != PC_ARC_CALL)
 			continue;
@@ -605,8 +706,10 @@ static int add_edge_samples(struct pprof_writer *w)
 		set = labels[arc->to] != UINT32_MAX ? labels[arc->to] : labels[arc->from];
 		if (set == UINT32_MAX)
 			set = 0;
-		sums = sample_values(w, set, pc_seqs_add(&w->stacks, edge, 2));
-		ret = add_value(w, &sums[w->ncolumns - 1], w->ncolumns - 1, arc->count);
+		at = pair_sample(w, set, edge, UINT32_MAX, &made);
+		convert_labelset(w, set);
+		ret = add_value(w, &own_values_of(w, at)[w->ncolumns - 1], w->ncolumns - 1,
+				arc->count);
 		w->nedges++;
 	}
 	free(labels);
@@ -615,7 +718,7 @@ static int add_edge_samples(struct pprof_writer *w)
 
 static int add_samples(struct pprof_writer *w)
 {
-	for (size_t i = 0; i < w->m->nsamples; i++)
+	for (size_t i = 0; i < pc_model_nsamples(w->m); i++)
 		if (add_model_sample(w, i))
 			return -1;
 	return w->edges ? add_edge_samples(w) : 0;
@@ -625,8 +728,8 @@ static int add_samples(struct pprof_writer *w)
 
 static int add_mapping_strings(struct pprof_writer *w)
 {
-	for (size_t i = 0; i < w->m->nmodules; i++) {
-		const struct pc_module *module = &w->m->modules[i];
+	for (size_t i = 0; i < pc_model_nmodules(w->m); i++) {
+		const struct pc_module *module = pc_model_module(w->m, (uint32_t)i + 1);
 
 		if (module->has_range && module->start > module->limit)
 			return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
@@ -659,7 +762,7 @@ static void append_text(char **buf, size_t *len, size_t *cap, const char *text,
 static bool source_seen_before(const struct pc_model *m, size_t index)
 {
 	for (size_t i = 0; i < index; i++)
-		if (m->sources[i] == m->sources[index])
+		if (pc_model_source(m, i) == pc_model_source(m, index))
 			return true;
 	return false;
 }
@@ -673,8 +776,8 @@ static void add_converted_comment(struct pprof_writer *w)
 	bool any = false;
 
 	append_text(&text, &len, &cap, prefix, strlen(prefix));
-	for (size_t i = 0; i < w->m->nsources; i++) {
-		pc_str_id source = w->m->sources[i];
+	for (size_t i = 0; i < pc_model_nsources(w->m); i++) {
+		pc_str_id source = pc_model_source(w->m, i);
 
 		if (!source || source_seen_before(w->m, i))
 			continue;
@@ -697,7 +800,7 @@ static void add_branch_comment(struct pprof_writer *w)
 	char *text = NULL;
 	size_t len = 0, cap = 0;
 
-	for (size_t c = 0; c < w->m->ncolumns; c++) {
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++) {
 		const char *type = w->strings.texts[w->types[c]];
 
 		if (!w->branch_columns[c])
@@ -716,25 +819,25 @@ static void add_branch_comment(struct pprof_writer *w)
 static void add_metadata(struct pprof_writer *w)
 {
 	add_converted_comment(w);
-	for (size_t i = 0; i < w->m->ncomments; i++)
-		if (w->m->comments[i])
-			add_comment(w, model_string(w, w->m->comments[i]));
+	for (size_t i = 0; i < pc_model_ncomments(w->m); i++)
+		if (pc_model_comment(w->m, i))
+			add_comment(w, model_string(w, pc_model_comment(w->m, i)));
 	add_branch_comment(w);
 	if (w->edges)
 		add_comment(w, own_string(w, EDGE_COLUMN " samples are call arcs: each stack "
 					  "is [callee, caller], valued with the callee's "
 					  "inclusive count through that caller; not a call "
 					  "stack"));
-	w->period_type = model_string(w, w->m->period_type.type);
-	w->period_unit = model_string(w, w->m->period_type.unit);
+	w->period_type = model_string(w, pc_model_period_type(w->m)->type);
+	w->period_unit = model_string(w, pc_model_period_type(w->m)->unit);
 }
 
 /* One warning line per part of the model that the output lacks. */
 static int warn_losses(struct pprof_writer *w)
 {
-	if (w->m->narcs > w->nedges &&
+	if (pc_model_narcs(w->m) > w->nedges &&
 	    pc_warn(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped",
-		    w->m->narcs - w->nedges))
+		    pc_model_narcs(w->m) - w->nedges))
 		return -1;
 	if (w->outside_range &&
 	    pc_warn(w->ctx, PPROF, "%zu locations lie outside their mapping's address range",
@@ -764,18 +867,6 @@ enum {
 	WIRE_VARINT = 0,
 	WIRE_LENGTH_DELIMITED = 2,
 };
-
-static void append_varint(ProtobufCBuffer *out, uint64_t value)
-{
-	uint8_t bytes[10];
-	size_t n = 0;
-
-	do {
-		bytes[n++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
-		value >>= 7;
-	} while (value);
-	out->append(out, n, bytes);
-}
 
 /* Points ptrs[i] at items[i] for n items (the arrays are grown to n). */
 #define GROW_MESSAGES(items, ptrs, cap, n) \
@@ -824,10 +915,15 @@ static void reserve(struct byte_buffer *b, size_t bytes)
 
 static void put_varint(struct byte_buffer *b, uint64_t value)
 {
-	do {
-		b->bytes[b->len++] = (uint8_t)((value & 0x7f) | (value > 0x7f ? 0x80 : 0));
+	/* through a local pointer: a store to b->bytes[] could alias b->len */
+	uint8_t *at = b->bytes + b->len;
+
+	while (value > 0x7f) {
+		*at++ = (uint8_t)(value | 0x80);
 		value >>= 7;
-	} while (value);
+	}
+	*at++ = (uint8_t)value;
+	b->len = (size_t)(at - b->bytes);
 }
 
 static void put_scalar(struct byte_buffer *b, unsigned field, int64_t value)
@@ -881,66 +977,165 @@ static void put_label(struct byte_buffer *b, const struct out_label *label)
 	put_scalar(b, LABEL_NUM_UNIT, label->unit);
 }
 
-/* Appends body as field `field` of the Profile being packed. */
-static void append_field(ProtobufCBuffer *out, unsigned field, const struct byte_buffer *body)
+/*
+ * Fields of the Profile being packed, gathered so that protobuf-c's buffer
+ * (and so the compressor) takes them PACK_BATCH bytes at a time rather
+ * than a few bytes at a time.
+ */
+#define PACK_BATCH ((size_t)64 << 10)
+
+struct field_batch {
+	ProtobufCBuffer *out;
+	struct byte_buffer bytes;
+};
+
+static void batch_flush(struct field_batch *batch)
 {
-	append_varint(out, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
-	append_varint(out, body->len);
-	out->append(out, body->len, body->bytes);
+	if (batch->bytes.len)
+		batch->out->append(batch->out, batch->bytes.len, batch->bytes.bytes);
+	batch->bytes.len = 0;
 }
 
-static void pack_samples(const struct pprof_writer *w, ProtobufCBuffer *out)
+/* Adds body as field `field` of the Profile. */
+static void batch_field(struct field_batch *batch, unsigned field, const struct byte_buffer *body)
+{
+	struct byte_buffer *b = &batch->bytes;
+
+	reserve(b, 2 * VARINT_MAX + body->len);
+	put_varint(b, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
+	put_varint(b, body->len);
+	memcpy(b->bytes + b->len, body->bytes, body->len);
+	b->len += body->len;
+	if (b->len >= PACK_BATCH)
+		batch_flush(batch);
+}
+
+static void batch_end(struct field_batch *batch)
+{
+	batch_flush(batch);
+	free(batch->bytes.bytes);
+}
+
+/* The location ids of output sample at, leaf first; *n of them. */
+static const uint32_t *out_locations(struct pprof_writer *w, size_t at, size_t *n)
+{
+	uint32_t stack;
+
+	if (w->out[at] & OWN) {
+		const struct own_sample *own = &w->own[w->out[at] & ~OWN];
+
+		if (!own->stack) {
+			*n = 2;
+			return own->loc;
+		}
+		stack = own->stack;
+	} else {
+		stack = pc_model_sample(w->m, w->out[at])->stack;
+	}
+	*n = stack_locations(w, stack); /* known locations: none is added */
+	return w->stack;
+}
+
+static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer sample = { 0 };
+	struct field_batch batch = { .out = out };
+	int64_t *values = pc_xcalloc(w->ncolumns, sizeof(*values));
 
-	for (uint32_t id = 1; id < w->samples.count; id++) {
-		size_t n, nlocations, nlabels = 0;
-		const uint32_t *key = pc_seq(&w->samples, id, &n);
-		const uint32_t *locations = pc_seq(&w->stacks, key[1], &nlocations);
+	for (size_t at = 0; at < w->nout; at++) {
+		size_t nlocations, nlabels = 0;
+		const uint32_t *locations = out_locations(w, at, &nlocations);
+		const int64_t *row = values;
+		uint32_t labels;
 
-		if (key[0])
-			pc_model_labelset(w->m, key[0], &nlabels);
+		if (w->out[at] & OWN) {
+			uint32_t own = w->out[at] & ~OWN;
+
+			labels = w->own[own].labels;
+			row = w->own_values + (size_t)own * w->ncolumns;
+		} else {
+			const uint64_t *counts = pc_model_values(w->m, w->out[at]);
+
+			labels = pc_model_sample(w->m, w->out[at])->labels;
+			for (size_t c = 0; c < pc_model_ncolumns(w->m); c++)
+				values[c] = (int64_t)counts[c];
+		}
+		if (labels)
+			pc_model_labelset(w->m, labels, &nlabels);
 		sample.len = 0;
 		reserve(&sample, VARINT_MAX * (4 + nlocations + w->ncolumns + 10 * nlabels));
 		put_packed_ids(&sample, SAMPLE_LOCATION_ID, locations, nlocations);
-		put_packed_values(&sample, SAMPLE_VALUE, w->values + (size_t)(id - 1) * w->ncolumns,
-				  w->ncolumns);
+		put_packed_values(&sample, SAMPLE_VALUE, row, w->ncolumns);
 		for (size_t j = 0; j < nlabels; j++)
-			put_label(&sample, &w->labels[w->labelset_first[key[0]] - 1 + j]);
-		append_field(out, FIELD_SAMPLE, &sample);
+			put_label(&sample, &w->labels[w->labelset_first[labels] - 1 + j]);
+		batch_field(&batch, FIELD_SAMPLE, &sample);
 	}
+	free(values);
+	batch_end(&batch);
 	free(sample.bytes);
 }
 
-static void pack_locations(const struct pprof_writer *w, ProtobufCBuffer *out)
+/* The frames of location id, innermost first (physical last); *n of them. */
+static const uint32_t *location_frames(const struct pprof_writer *w, uint32_t id, size_t *n)
+{
+	const uint32_t *ref = &w->location_ref[id - 1];
+
+	if (!(*ref & CHAIN)) {
+		*n = 1;
+		return ref;
+	}
+	return pc_seq(&w->chains, *ref & ~CHAIN, n);
+}
+
+/* The function id of a frame with a name (numbered when its location was added). */
+static uint32_t frame_function(struct pprof_writer *w, const struct pc_frame *frame)
+{
+	uint32_t key[3] = {
+		w->strings.model_ids[frame->function] - 1,
+		frame->file ? w->strings.model_ids[frame->file] - 1 : 0,
+		frame->module,
+	};
+
+	return pc_seqs_find(&w->functions, key, 3);
+}
+
+static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer location = { 0 };
+	struct field_batch batch = { .out = out };
 
-	for (size_t i = 0; i + 1 < w->chains.count; i++) { /* location id i + 1 */
-		const struct out_location *at = &w->locations[i];
+	for (uint32_t id = 1; id <= w->nlocations; id++) {
+		size_t n;
+		const uint32_t *frames = location_frames(w, id, &n);
+		const struct pc_frame *physical = pc_model_frame(w->m, frames[n - 1]);
 
 		location.len = 0;
-		reserve(&location, VARINT_MAX * (6 + 6 * at->nlines));
-		put_scalar(&location, LOCATION_ID, (int64_t)(i + 1));
-		put_scalar(&location, LOCATION_MAPPING_ID, (int64_t)at->mapping);
-		put_scalar(&location, LOCATION_ADDRESS, (int64_t)at->address);
-		for (size_t j = 0; j < at->nlines; j++) {
-			const struct out_line *line = &w->lines[at->first_line + j];
+		reserve(&location, VARINT_MAX * (6 + 6 * n));
+		put_scalar(&location, LOCATION_ID, id);
+		put_scalar(&location, LOCATION_MAPPING_ID, physical->module);
+		put_scalar(&location, LOCATION_ADDRESS, (int64_t)location_address(w->m, physical));
+		for (size_t i = 0; i < n; i++) {
+			const struct pc_frame *frame = pc_model_frame(w->m, frames[i]);
+			uint32_t function;
 
+			if (!frame->function)
+				continue;
+			function = frame_function(w, frame);
 			put_varint(&location, (uint64_t)LOCATION_LINE << 3 | WIRE_LENGTH_DELIMITED);
-			put_varint(&location, scalar_size((int64_t)line->function) +
-						      scalar_size(line->line));
-			put_scalar(&location, LINE_FUNCTION_ID, (int64_t)line->function);
-			put_scalar(&location, LINE_LINE, line->line);
+			put_varint(&location, scalar_size(function) + scalar_size(frame->line));
+			put_scalar(&location, LINE_FUNCTION_ID, function);
+			put_scalar(&location, LINE_LINE, frame->line);
 		}
-		append_field(out, FIELD_LOCATION, &location);
+		batch_field(&batch, FIELD_LOCATION, &location);
 	}
+	batch_end(&batch);
 	free(location.bytes);
 }
 
 static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer function = { 0 };
+	struct field_batch batch = { .out = out };
 
 	for (uint32_t id = 1; id < w->functions.count; id++) {
 		size_t n;
@@ -952,8 +1147,9 @@ static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 		put_scalar(&function, FUNCTION_NAME, key[0]);
 		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[0]);
 		put_scalar(&function, FUNCTION_FILENAME, key[1]);
-		append_field(out, FIELD_FUNCTION, &function);
+		batch_field(&batch, FIELD_FUNCTION, &function);
 	}
+	batch_end(&batch);
 	free(function.bytes);
 }
 
@@ -978,7 +1174,7 @@ static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out
 
 static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w, size_t i)
 {
-	const struct pc_module *module = &w->m->modules[i];
+	const struct pc_module *module = pc_model_module(w->m, (uint32_t)i + 1);
 	const struct mapping_state *state = &w->mappings[i];
 	bool used = state->nlocations > 0;
 	uint64_t limit = !state->any_address ? 0 :
@@ -1003,7 +1199,7 @@ static void pack_mappings(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	Perftools__Profiles__Profile middle = PERFTOOLS__PROFILES__PROFILE__INIT;
 	Perftools__Profiles__Mapping *mappings = NULL, **mapping_ptrs = NULL;
-	size_t cap = 0, n = w->m->nmodules;
+	size_t cap = 0, n = pc_model_nmodules(w->m);
 
 	GROW_MESSAGES(mappings, mapping_ptrs, cap, n);
 	for (size_t i = 0; i < n; i++)
@@ -1027,18 +1223,18 @@ static void pack_tail(const struct pprof_writer *w, ProtobufCBuffer *out)
 
 	tail.string_table = w->strings.texts;
 	tail.n_string_table = w->strings.count;
-	tail.time_nanos = w->m->time_nanos;
-	tail.duration_nanos = w->m->duration_nanos;
+	tail.time_nanos = pc_model_time_nanos(w->m);
+	tail.duration_nanos = pc_model_duration_nanos(w->m);
 	if (w->period_type || w->period_unit)
 		tail.period_type = &period_type;
-	tail.period = w->m->period;
+	tail.period = pc_model_period(w->m);
 	tail.comment = w->comments;
 	tail.n_comment = w->ncomments;
 	tail.default_sample_type = w->default_type;
 	perftools__profiles__profile__pack_to_buffer(&tail, out);
 }
 
-static void pack_profile(const struct pprof_writer *w, ProtobufCBuffer *out)
+static void pack_profile(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	pack_sample_types(w, out);
 	pack_samples(w, out);
@@ -1048,135 +1244,55 @@ static void pack_profile(const struct pprof_writer *w, ProtobufCBuffer *out)
 	pack_tail(w, out);
 }
 
-/* ---- gzip output: protobuf-c appends, deflate compresses, stdio writes ---- */
+/* ---- gzip output: protobuf-c appends, gzip_blocks compresses and writes ---- */
 
 struct gzip_sink {
 	ProtobufCBuffer base; /* first: protobuf-c calls base.append */
-	z_stream stream;
-	gz_header header;
-	FILE *fp;
-	bool failed;
-	size_t pending;                 /* bytes in input, not yet deflated */
-	unsigned char input[1 << 16];   /* protobuf-c appends a few bytes at a time */
-	unsigned char chunk[1 << 16];
+	struct pc_gzip *gz;
 };
 
-static void gzip_sink_deflate(struct gzip_sink *sink, int flush)
+static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
 {
-	do {
-		size_t have;
-		int rc;
-
-		sink->stream.next_out = sink->chunk;
-		sink->stream.avail_out = sizeof(sink->chunk);
-		rc = deflate(&sink->stream, flush);
-		if (rc == Z_STREAM_ERROR) {
-			sink->failed = true;
-			return;
-		}
-		have = sizeof(sink->chunk) - sink->stream.avail_out;
-		if (have && fwrite(sink->chunk, 1, have, sink->fp) != have) {
-			sink->failed = true;
-			return;
-		}
-	} while (sink->stream.avail_out == 0);
-}
-
-/* Deflates len bytes at data (everything pending must be deflated first). */
-static void gzip_sink_compress(struct gzip_sink *sink, const uint8_t *data, size_t len, int flush)
-{
-	do {
-		uInt part = len > 1u << 30 ? 1u << 30 : (uInt)len;
-
-		sink->stream.next_in = (Bytef *)data;
-		sink->stream.avail_in = part;
-		gzip_sink_deflate(sink, part == len ? flush : Z_NO_FLUSH);
-		data += part;
-		len -= part;
-	} while (len && !sink->failed);
-}
-
-static void gzip_sink_flush_pending(struct gzip_sink *sink, int flush)
-{
-	gzip_sink_compress(sink, sink->input, sink->pending, flush);
-	sink->pending = 0;
+	pc_gzip_write(((struct gzip_sink *)buffer)->gz, data, len);
 }
 
 /*
- * Gathers appends into sink->input and deflates it when full: deflate()
- * has a cost per call that dwarfs the few bytes protobuf-c appends each
- * time.
+ * libdeflate's level 1, in blocks compressed on the reader's threads
+ * (gzip_blocks.h says why): deflate dominated the writer's time on big
+ * profiles. The output does not depend on the number of threads.
  */
-static void gzip_sink_append(ProtobufCBuffer *buffer, size_t len, const uint8_t *data)
-{
-	struct gzip_sink *sink = (struct gzip_sink *)buffer;
-
-	if (sink->failed)
-		return;
-	if (sink->pending + len > sizeof(sink->input))
-		gzip_sink_flush_pending(sink, Z_NO_FLUSH);
-	if (len >= sizeof(sink->input)) {
-		gzip_sink_compress(sink, data, len, Z_NO_FLUSH);
-		return;
-	}
-	memcpy(sink->input + sink->pending, data, len);
-	sink->pending += len;
-}
-
-static int write_gzip(struct pc_ctx *ctx, const struct pprof_writer *w,
+static int write_gzip(struct pc_ctx *ctx, struct pprof_writer *w,
 		      struct pc_output *out)
 {
-	struct gzip_sink *sink = pc_xcalloc(1, sizeof(*sink));
-	int ret = -1;
+	struct gzip_sink sink = {
+		.base.append = gzip_sink_append,
+		.gz = pc_gzip_open(out->fp, pc_ctx_threads(ctx)),
+	};
 
-	sink->base.append = gzip_sink_append;
-	sink->fp = out->fp;
-	/*
-	 * A fixed header (no name, no mtime, OS "Unix") keeps output
-	 * reproducible. The fastest level: on profiles deflate dominated the
-	 * writer's time at the default level, for output only 7% smaller.
-	 */
-	sink->header = (gz_header){ .os = 3 };
-	if (deflateInit2(&sink->stream, Z_BEST_SPEED, Z_DEFLATED, 15 + 16, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK) {
-		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot start gzip compression");
-		goto cleanup_sink;
-	}
-	if (deflateSetHeader(&sink->stream, &sink->header) != Z_OK) {
-		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot set the gzip header");
-		goto cleanup;
-	}
-	pack_profile(w, &sink->base);
-	if (!sink->failed)
-		gzip_sink_flush_pending(sink, Z_FINISH);
-	if (sink->failed || ferror(out->fp)) {
+	pack_profile(w, &sink.base);
+	if (pc_gzip_close(sink.gz) || ferror(out->fp)) {
 		pc_error_set_path(&ctx->err, out->path);
-		pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot write the compressed profile");
-		goto cleanup;
+		return pc_fail(&ctx->err, PC_STATUS_INPUT, "cannot write the compressed profile");
 	}
-	ret = 0;
-cleanup:
-	deflateEnd(&sink->stream);
-cleanup_sink:
-	free(sink);
-	return ret;
+	return 0;
 }
 
 /* ---- the writer ---- */
 
 static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct pc_model *m)
 {
-	*w = (struct pprof_writer){ .ctx = ctx, .m = m };
-	string_table_init(&w->strings, m->nstrings);
+	*w = (struct pprof_writer){ .ctx = ctx, .m = m, .last_out = SIZE_MAX };
+	string_table_init(&w->strings, pc_model_nstrings(m));
 	pc_seqs_init(&w->chains);
 	pc_seqs_init(&w->functions);
-	pc_seqs_init(&w->stacks);
-	pc_seqs_init(&w->samples);
-	w->frame_location = pc_xcalloc(m->nframes + 1, sizeof(*w->frame_location));
-	w->stack_ids = pc_xcalloc(m->stacks.count, sizeof(*w->stack_ids));
-	w->labelset_first = pc_xcalloc(m->labelsets.count, sizeof(*w->labelset_first));
-	w->mappings = pc_xcalloc(m->nmodules ? m->nmodules : 1, sizeof(*w->mappings));
-	for (size_t i = 0; i < m->nmodules; i++)
+	pc_seqs_init(&w->pairs);
+	w->frame_location = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w->frame_location));
+	/* room for the usual case at once (grown by doubling, they take twice that) */
+	pc_grow(&w->location_ref, &w->location_ref_cap, pc_model_nframes(m), sizeof(*w->location_ref));
+	pc_grow(&w->out, &w->out_cap, pc_model_nsamples(m), sizeof(*w->out));
+	w->labelset_first = pc_xcalloc((pc_model_nlabelsets(m) + 1), sizeof(*w->labelset_first));
+	w->mappings = pc_xcalloc(pc_model_nmodules(m) ? pc_model_nmodules(m) : 1, sizeof(*w->mappings));
+	for (size_t i = 0; i < pc_model_nmodules(m); i++)
 		w->mappings[i] = (struct mapping_state){
 			.all_functions = true,
 			.all_filenames = true,
@@ -1189,17 +1305,18 @@ static void writer_release(struct pprof_writer *w)
 	string_table_release(&w->strings);
 	pc_seqs_release(&w->chains);
 	pc_seqs_release(&w->functions);
-	pc_seqs_release(&w->stacks);
-	pc_seqs_release(&w->samples);
+	pc_seqs_release(&w->pairs);
 	free(w->frame_location);
-	free(w->stack_ids);
+	free(w->chain_location);
+	free(w->location_ref);
 	free(w->labelset_first);
 	free(w->labels);
 	free(w->stack);
-	free(w->locations);
-	free(w->lines);
 	free(w->mappings);
-	free(w->values);
+	free(w->out);
+	free(w->own);
+	free(w->own_values);
+	free(w->pair_out);
 	free(w->comments);
 }
 
@@ -1208,7 +1325,7 @@ static int pprof_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_o
 	struct pprof_writer w;
 	int ret = -1;
 
-	if (!m->finalized)
+	if (!pc_model_is_finalized(m))
 		return pc_fail(&ctx->err, PC_STATUS_INPUT,
 			       "pprof writer called on a model that is not finalized");
 	writer_init(&w, ctx, m);

@@ -1,5 +1,6 @@
 /* test_model.c - interning, aggregation, overflow and finalize order. */
 #include "model/model.h"
+#include "base/sort.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -298,6 +299,77 @@ static void test_metadata(void **state)
 	assert_string_equal(pc_str(m, pc_model_fact(m, 0)->value), "1");
 }
 
+static void test_appended_entries_found_by_later_adds(void **state)
+{
+	struct pc_model *m = *state;
+	int col = pc_model_add_column(m, "samples", "count");
+	struct pc_frame f = { .module = 0, .flags = PC_FRAME_HAS_ADDRESS };
+	uint64_t row[1] = { 5 };
+	uint32_t frames[100], stacks[100];
+
+	for (uint32_t i = 0; i < 100; i++) {
+		f.address = 0x1000 + i;
+		frames[i] = pc_model_append_frame(m, &f);
+		stacks[i] = pc_model_append_stack(m, &frames[i], 1);
+		pc_model_append_sample(m, &(struct pc_sample){ .stack = stacks[i] }, row);
+	}
+	assert_int_equal(m->nframes, 100);
+	assert_int_equal(m->nsamples, 100);
+	assert_int_equal(m->nrows, 1); /* equal counts share one row */
+	/* lookups index what was appended */
+	f.address = 0x1000 + 42;
+	assert_int_equal(pc_model_add_frame(m, &f), frames[42]);
+	assert_int_equal(pc_model_add_stack(m, &frames[42], 1), stacks[42]);
+	/* adding to a sample of a shared row copies the row first */
+	assert_int_equal(pc_model_add_sample(m, &(struct pc_sample){ .stack = stacks[7] },
+					     (size_t)col, 2), 0);
+	assert_int_equal(m->nsamples, 100);
+	assert_int_equal(pc_model_values(m, 7)[0], 7);
+	assert_int_equal(pc_model_values(m, 8)[0], 5);
+	assert_int_equal(pc_model_add_sample(m, &(struct pc_sample){ .stack = stacks[7] },
+					     (size_t)col, 1), 0);
+	assert_int_equal(pc_model_values(m, 7)[0], 8);
+	assert_int_equal(m->nrows, 2);
+	/* a new column widens shared rows too; finalize keeps each sample's counts */
+	assert_int_equal(pc_model_add_column(m, "b", "count"), 1);
+	assert_int_equal(pc_model_add_column(m, "c", "count"), 2);
+	pc_model_finalize(m);
+	for (size_t i = 0; i < m->nsamples; i++) {
+		size_t n;
+		uint64_t address = pc_model_frame(m, pc_model_stack(m, m->samples[i].stack, &n)[0])->address;
+
+		assert_int_equal(address, 0x1000 + i);
+		assert_int_equal(pc_model_values(m, i)[0], i == 7 ? 8 : 5);
+		assert_int_equal(pc_model_values(m, i)[2], 0);
+	}
+	/* after finalize (which drops the indexes) adds still find everything */
+	f.address = 0x1000 + 99;
+	assert_int_equal(pc_model_add_frame(m, &f), frames[99]);
+	assert_int_equal(pc_model_add_sample(m, &m->samples[3], (size_t)col, 1), 0);
+	assert_int_equal(m->nsamples, 100);
+	assert_int_equal(pc_model_values(m, 3)[0], 6);
+}
+
+static void test_sort_by_keys_is_stable(void **state)
+{
+	uint32_t order[1000];
+	uint64_t keys[1000];
+
+	(void)state;
+	for (uint32_t i = 0; i < 1000; i++) {
+		order[i] = i;
+		/* few distinct keys that differ in high and low bytes */
+		keys[i] = (uint64_t)(i * 7919 % 13) << 40 | (i * 104729 % 5);
+	}
+	pc_sort_by_keys(order, keys, 1000);
+	for (uint32_t i = 1; i < 1000; i++) {
+		assert_true(keys[i - 1] <= keys[i]);
+		if (keys[i - 1] == keys[i])
+			assert_true(order[i - 1] < order[i]);
+		assert_int_equal(keys[i], (uint64_t)(order[i] * 7919 % 13) << 40 | (order[i] * 104729 % 5));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -311,6 +383,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_count_overflow_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_appended_entries_found_by_later_adds, setup, teardown),
+		cmocka_unit_test(test_sort_by_keys_is_stable),
 		cmocka_unit_test(test_tally_sums_per_sequence),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
