@@ -11,136 +11,82 @@
 
 #include <stdarg.h>
 
-/* ---- sequences ---- */
-
-struct seq_key {
-	const uint32_t *items;
-	size_t len;
+struct pc_string {
+	const char *text; /* NUL-terminated; may contain NUL bytes within len */
+	uint32_t len;
 };
 
-void pc_seqs_init(struct pc_seqs *seqs)
-{
-	memset(seqs, 0, sizeof(*seqs));
-	pc_grow(&seqs->starts, &seqs->starts_cap, 2, sizeof(*seqs->starts));
-	seqs->starts[0] = seqs->starts[1] = 0;
-	seqs->count = 1;
-	seqs->indexed = 1; /* the empty sequence is never looked up */
-}
+struct pc_model {
+	struct pc_arena arena;
 
-void pc_seqs_release(struct pc_seqs *seqs)
-{
-	free(seqs->items);
-	free(seqs->starts);
-	pc_index_release(&seqs->index);
-}
+	struct pc_string *strings; /* [0] is "" */
+	size_t nstrings, strings_cap;
+	struct pc_index string_index;
 
-static bool seq_equal(const void *ctx, uint32_t id, const void *key_ptr)
-{
-	const struct pc_seqs *seqs = ctx;
-	const struct seq_key *key = key_ptr;
-	size_t start = seqs->starts[id];
+	struct pc_module *modules; /* module id i is modules[i - 1] */
+	size_t nmodules, modules_cap;
+	struct pc_index module_index;
 
-	return seqs->starts[id + 1] - start == key->len &&
-	       !memcmp(seqs->items + start, key->items, key->len * sizeof(uint32_t));
-}
+	struct pc_frame *frames; /* frame id i is frames[i - 1] */
+	size_t nframes, frames_cap;
+	struct pc_index frame_index; /* of the first frames_indexed frames */
+	size_t frames_indexed;
 
-static uint64_t seq_hash(const uint32_t *items, size_t len)
-{
-	return pc_hash_bytes(items, len * sizeof(uint32_t), 0x5e9);
-}
+	struct pc_label *labels; /* label id i is labels[i - 1] */
+	size_t nlabels, labels_cap;
+	struct pc_index label_index;
 
-/* Indexes the sequences added by pc_seqs_append since the last lookup. */
-static void seqs_catch_up(struct pc_seqs *seqs)
-{
-	if (seqs->indexed == seqs->count)
-		return;
-	pc_index_reserve(&seqs->index, seqs->count);
-	for (size_t id = seqs->indexed; id < seqs->count; id++)
-		pc_index_add(&seqs->index,
-			     seq_hash(seqs->items + seqs->starts[id],
-				      seqs->starts[id + 1] - seqs->starts[id]),
-			     (uint32_t)id);
-	seqs->indexed = seqs->count;
-}
+	struct pc_seqs stacks;    /* of frame ids */
+	struct pc_seqs labelsets; /* of label ids */
+	struct pc_seqs branches;  /* of (from, to) frame id pairs */
 
-static uint32_t seqs_lookup(struct pc_seqs *seqs, const uint32_t *items, size_t len,
-			    uint64_t hash)
-{
-	struct seq_key key = { .items = items, .len = len };
+	struct pc_column columns[PC_MAX_COLUMNS];
+	size_t ncolumns;
+	int default_column; /* -1 until set; finalize picks 0 */
 
-	seqs_catch_up(seqs);
-	return pc_index_find(&seqs->index, hash, seq_equal, seqs, &key);
-}
+	/*
+	 * Sample i's counts are the row sample_rows[i] of values (read them
+	 * with pc_model_values). A row belongs to one sample, or, marked
+	 * PC_ROW_SHARED in sample_rows, is shared by samples of equal counts
+	 * (pc_model_append_sample): millions of samples then cost a few rows.
+	 */
+	struct pc_sample *samples;
+	uint32_t *sample_rows;
+	size_t nsamples, samples_cap;
+	struct pc_index sample_index; /* of the first samples_indexed samples */
+	size_t samples_indexed;
+	uint64_t *values; /* nrows rows of value_stride counts */
+	size_t nrows, rows_cap, value_stride;
+	struct pc_index row_index; /* the shared rows */
 
-uint32_t pc_seqs_find(struct pc_seqs *seqs, const uint32_t *items, size_t len)
-{
-	return len ? seqs_lookup(seqs, items, len, seq_hash(items, len)) : 0;
-}
+	struct pc_arc *arcs;
+	size_t narcs, arcs_cap;
+	struct pc_index arc_index;
+	/*
+	 * Flat per-function data with call arcs (Visual Studio CallerCallee
+	 * and Function summaries): each function is a one-frame sample whose
+	 * value in arc_self_column is its exclusive count and in
+	 * arc_total_column its inclusive count, and a call arc's count is the
+	 * callee's inclusive count through that caller, in the unit of
+	 * arc_total_column. Both -1 when the model has no such data.
+	 * pc_model_reconstruct_stacks (reconstruct.h) turns it into stacks.
+	 */
+	int arc_self_column, arc_total_column;
 
-uint32_t pc_seqs_append(struct pc_seqs *seqs, const uint32_t *items, size_t len)
-{
-	if (len > UINT32_MAX || seqs->count >= UINT32_MAX)
-		pc_die_oom(len);
-	pc_grow(&seqs->items, &seqs->items_cap, seqs->nitems + len, sizeof(uint32_t));
-	memcpy(seqs->items + seqs->nitems, items, len * sizeof(uint32_t));
-	seqs->nitems += len;
-	pc_grow(&seqs->starts, &seqs->starts_cap, seqs->count + 2, sizeof(*seqs->starts));
-	seqs->starts[seqs->count + 1] = seqs->nitems;
-	return (uint32_t)seqs->count++;
-}
+	/* metadata */
+	pc_str_id *sources; /* formats read, in order (e.g. "spt") */
+	size_t nsources, sources_cap;
+	pc_str_id *comments;
+	size_t ncomments, comments_cap;
+	struct pc_fact *facts; /* per-format header facts, in order */
+	size_t nfacts, facts_cap;
+	int64_t time_nanos, duration_nanos; /* 0 = unknown */
+	struct pc_value_type period_type;
+	int64_t period;
 
-uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
-{
-	uint64_t hash;
-	uint32_t id;
+	bool finalized;
+};
 
-	if (!len)
-		return 0;
-	hash = seq_hash(items, len);
-	id = seqs_lookup(seqs, items, len, hash);
-	if (id)
-		return id;
-	id = pc_seqs_append(seqs, items, len);
-	pc_index_add(&seqs->index, hash, id);
-	seqs->indexed = seqs->count;
-	return id;
-}
-
-void pc_seqs_drop_index(struct pc_seqs *seqs)
-{
-	pc_index_release(&seqs->index);
-	seqs->indexed = 1;
-}
-
-/* ---- tallies ---- */
-
-void pc_tally_init(struct pc_tally *tally)
-{
-	memset(tally, 0, sizeof(*tally));
-	pc_seqs_init(&tally->keys);
-}
-
-void pc_tally_release(struct pc_tally *tally)
-{
-	pc_seqs_release(&tally->keys);
-	free(tally->counts);
-}
-
-int pc_tally_add(struct pc_tally *tally, const uint32_t *items, size_t len, uint64_t count)
-{
-	uint32_t id = pc_seqs_add(&tally->keys, items, len);
-
-	if (id >= tally->counts_cap) {
-		size_t old = tally->counts_cap;
-
-		pc_grow(&tally->counts, &tally->counts_cap, (size_t)id + 1, sizeof(*tally->counts));
-		memset(tally->counts + old, 0, (tally->counts_cap - old) * sizeof(*tally->counts));
-	}
-	if (count > PC_COUNT_MAX - tally->counts[id])
-		return -1;
-	tally->counts[id] += count;
-	return 0;
-}
 
 /* ---- life cycle ---- */
 
@@ -991,4 +937,197 @@ void pc_model_finalize(struct pc_model *m)
 	if (m->default_column < 0 || (size_t)m->default_column >= m->ncolumns)
 		m->default_column = m->ncolumns ? 0 : -1;
 	m->finalized = true;
+}
+
+/* ---- the view and the metadata setters ---- */
+
+size_t pc_model_nstrings(const struct pc_model *m)
+{
+	return m->nstrings;
+}
+
+size_t pc_model_nmodules(const struct pc_model *m)
+{
+	return m->nmodules;
+}
+
+size_t pc_model_nframes(const struct pc_model *m)
+{
+	return m->nframes;
+}
+
+size_t pc_model_nlabels(const struct pc_model *m)
+{
+	return m->nlabels;
+}
+
+size_t pc_model_nsamples(const struct pc_model *m)
+{
+	return m->nsamples;
+}
+
+size_t pc_model_ncolumns(const struct pc_model *m)
+{
+	return m->ncolumns;
+}
+
+size_t pc_model_narcs(const struct pc_model *m)
+{
+	return m->narcs;
+}
+
+size_t pc_model_nstacks(const struct pc_model *m)
+{
+	return m->stacks.count - 1;
+}
+
+bool pc_model_is_finalized(const struct pc_model *m)
+{
+	return m->finalized;
+}
+
+size_t pc_model_nsources(const struct pc_model *m)
+{
+	return m->nsources;
+}
+
+size_t pc_model_ncomments(const struct pc_model *m)
+{
+	return m->ncomments;
+}
+
+size_t pc_model_nfacts(const struct pc_model *m)
+{
+	return m->nfacts;
+}
+
+int64_t pc_model_time_nanos(const struct pc_model *m)
+{
+	return m->time_nanos;
+}
+
+int64_t pc_model_period(const struct pc_model *m)
+{
+	return m->period;
+}
+
+const char *pc_str(const struct pc_model *m, pc_str_id id)
+{
+	return m->strings[id].text;}
+
+uint32_t pc_str_len(const struct pc_model *m, pc_str_id id)
+{
+	return m->strings[id].len;}
+
+const struct pc_module *pc_model_module(const struct pc_model *m,
+						      uint32_t id)
+{
+	return &m->modules[id - 1];}
+
+const struct pc_frame *pc_model_frame(const struct pc_model *m,
+						    uint32_t id)
+{
+	return &m->frames[id - 1];}
+
+const struct pc_label *pc_model_label(const struct pc_model *m,
+						    uint32_t id)
+{
+	return &m->labels[id - 1];}
+
+const uint32_t *pc_model_stack(const struct pc_model *m,
+					     uint32_t id, size_t *n)
+{
+	return pc_seq(&m->stacks, id, n);}
+
+const uint32_t *pc_model_labelset(const struct pc_model *m,
+						uint32_t id, size_t *n)
+{
+	return pc_seq(&m->labelsets, id, n);}
+
+const uint32_t *pc_model_branch_stack(const struct pc_model *m,
+						    uint32_t id, size_t *n)
+{
+	size_t words;
+	const uint32_t *pairs = pc_seq(&m->branches, id, &words);
+
+	*n = words / 2;
+	return pairs;}
+
+const uint64_t *pc_model_values(const struct pc_model *m, size_t sample)
+{
+	return m->values + (size_t)(m->sample_rows[sample] & ~PC_ROW_SHARED) * m->value_stride;}
+
+size_t pc_model_nlabelsets(const struct pc_model *m)
+{
+	return m->labelsets.count - 1;}
+
+size_t pc_model_nbranch_stacks(const struct pc_model *m)
+{
+	return m->branches.count - 1;}
+
+const struct pc_sample *pc_model_sample(const struct pc_model *m, size_t index)
+{
+	return &m->samples[index];}
+
+const struct pc_column *pc_model_column(const struct pc_model *m, size_t c)
+{
+	return &m->columns[c];}
+
+int pc_model_default_column(const struct pc_model *m)
+{
+	return m->default_column;}
+
+int pc_model_arc_self_column(const struct pc_model *m)
+{
+	return m->arc_self_column;}
+
+int pc_model_arc_total_column(const struct pc_model *m)
+{
+	return m->arc_total_column;}
+
+const struct pc_arc *pc_model_arc(const struct pc_model *m, size_t index)
+{
+	return &m->arcs[index];}
+
+pc_str_id pc_model_source(const struct pc_model *m, size_t i)
+{
+	return m->sources[i];}
+
+pc_str_id pc_model_comment(const struct pc_model *m, size_t i)
+{
+	return m->comments[i];}
+
+const struct pc_fact *pc_model_fact(const struct pc_model *m, size_t i)
+{
+	return &m->facts[i];}
+
+int64_t pc_model_duration_nanos(const struct pc_model *m)
+{
+	return m->duration_nanos;}
+
+const struct pc_value_type *pc_model_period_type(const struct pc_model *m)
+{
+	return &m->period_type;}
+
+void pc_model_set_time(struct pc_model *m, int64_t time_nanos,
+				     int64_t duration_nanos)
+{
+	m->time_nanos = time_nanos;
+	m->duration_nanos = duration_nanos;}
+
+void pc_model_set_period(struct pc_model *m, pc_str_id type, pc_str_id unit,
+				       int64_t period)
+{
+	m->period_type.type = type;
+	m->period_type.unit = unit;
+	m->period = period;}
+
+void pc_model_set_arc_columns(struct pc_model *m, int self, int total)
+{
+	m->arc_self_column = self;
+	m->arc_total_column = total;}
+
+size_t pc_model_nvalue_rows(const struct pc_model *m)
+{
+	return m->nrows;
 }

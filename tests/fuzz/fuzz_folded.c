@@ -89,29 +89,29 @@ static void check_fixed_point(const struct pc_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pc_model known, piped, skipping;
+	struct pc_model *known, *piped, *skipping;
 	int known_rc, piped_rc;
 
 	pc_folded_reader.probe(data, size < PC_PROBE_BYTES ? size : PC_PROBE_BYTES);
-	pc_model_init(&known);
-	pc_model_init(&piped);
-	pc_model_init(&skipping);
-	known_rc = read_once(data, size, false, false, &known);
-	piped_rc = read_once(data, size, true, false, &piped);
+	known = pc_model_new();
+	piped = pc_model_new();
+	skipping = pc_model_new();
+	known_rc = read_once(data, size, false, false, known);
+	piped_rc = read_once(data, size, true, false, piped);
 	/* succeed or fail alike; a failing read's model is thrown away */
 	if (known_rc != piped_rc)
 		abort();
-	if (!known_rc && (known.nsamples != piped.nsamples || known.nframes != piped.nframes))
+	if (!known_rc && (pc_model_nsamples(known) != pc_model_nsamples(piped) || pc_model_nframes(known) != pc_model_nframes(piped)))
 		abort();
 	if (!known_rc) {
-		check_fixed_point(&known);
-		check_report(&known);
+		check_fixed_point(known);
+		check_report(known);
 	}
-	if (!read_once(data, size, false, true, &skipping) && !known_rc &&
-	    skipping.nsamples != known.nsamples)
+	if (!read_once(data, size, false, true, skipping) && !known_rc &&
+	    pc_model_nsamples(skipping) != pc_model_nsamples(known))
 		abort();
-	pc_model_release(&known);
-	pc_model_release(&piped);
-	pc_model_release(&skipping);
+	pc_model_free(known);
+	pc_model_free(piped);
+	pc_model_free(skipping);
 	return 0;
 }

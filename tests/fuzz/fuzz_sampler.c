@@ -167,14 +167,14 @@ static void check_report(const struct pc_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pc_model known, piped;
+	struct pc_model *known, *piped;
 	int known_rc, piped_rc;
 
 	pc_sampler_reader.probe(data, size < PC_PROBE_BYTES ? size : PC_PROBE_BYTES);
-	pc_model_init(&known);
-	pc_model_init(&piped);
-	known_rc = read_once(data, size, false, &known);
-	piped_rc = read_once(data, size, true, &piped);
+	known = pc_model_new();
+	piped = pc_model_new();
+	known_rc = read_once(data, size, false, known);
+	piped_rc = read_once(data, size, true, piped);
 	/*
 	 * A file and a pipe must succeed or fail alike, and agree on what they
 	 * read. A failing read's model is thrown away, and a file (whose size
@@ -183,13 +183,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	 */
 	if (known_rc != piped_rc)
 		abort();
-	if (!known_rc && (known.nsamples != piped.nsamples || known.nframes != piped.nframes))
+	if (!known_rc && (pc_model_nsamples(known) != pc_model_nsamples(piped) || pc_model_nframes(known) != pc_model_nframes(piped)))
 		abort();
 	if (!known_rc) {
-		check_round_trip(&known);
-		check_report(&known);
+		check_round_trip(known);
+		check_report(known);
 	}
-	pc_model_release(&known);
-	pc_model_release(&piped);
+	pc_model_free(known);
+	pc_model_free(piped);
 	return 0;
 }

@@ -172,17 +172,17 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size, struct
 
 static void check_same(const struct pc_model *a, const struct pc_model *b)
 {
-	if (a->nsamples != b->nsamples || a->ncolumns != b->ncolumns ||
-	    a->nframes != b->nframes)
+	if (pc_model_nsamples(a) != pc_model_nsamples(b) || pc_model_ncolumns(a) != pc_model_ncolumns(b) ||
+	    pc_model_nframes(a) != pc_model_nframes(b))
 		abort();
-	for (size_t i = 0; i < a->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(a); i++) {
 		size_t na, nb;
 
-		pc_model_stack(a, a->samples[i].stack, &na);
-		pc_model_stack(b, b->samples[i].stack, &nb);
+		pc_model_stack(a, pc_model_sample(a, i)->stack, &na);
+		pc_model_stack(b, pc_model_sample(b, i)->stack, &nb);
 		if (na != nb)
 			abort();
-		for (size_t c = 0; c < a->ncolumns; c++)
+		for (size_t c = 0; c < pc_model_ncolumns(a); c++)
 			if (pc_model_values(a, i)[c] != pc_model_values(b, i)[c])
 				abort();
 	}
@@ -252,23 +252,23 @@ static void check_round_trip(const struct pc_model *m)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct pc_model known, piped;
+	struct pc_model *known, *piped;
 	int known_rc, piped_rc;
 
 	pc_vsperf_xml_reader.probe(data, size < PC_PROBE_BYTES ? size : PC_PROBE_BYTES);
-	pc_model_init(&known);
-	pc_model_init(&piped);
-	known_rc = read_once(data, size, false, &known);
-	piped_rc = read_once(data, size, true, &piped);
+	known = pc_model_new();
+	piped = pc_model_new();
+	known_rc = read_once(data, size, false, known);
+	piped_rc = read_once(data, size, true, piped);
 	if (known_rc != piped_rc)
 		abort();
 	if (!known_rc) {
-		check_same(&known, &piped);
-		if (is_sampling_call_tree(&known))
-			check_round_trip(&known);
-		check_report(&known);
+		check_same(known, piped);
+		if (is_sampling_call_tree(known))
+			check_round_trip(known);
+		check_report(known);
 	}
-	pc_model_release(&known);
-	pc_model_release(&piped);
+	pc_model_free(known);
+	pc_model_free(piped);
 	return 0;
 }

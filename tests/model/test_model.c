@@ -8,17 +8,13 @@
 
 static int setup(void **state)
 {
-	struct pc_model *m = pc_xmalloc(sizeof(*m));
-
-	pc_model_init(m);
-	*state = m;
+	*state = pc_model_new();
 	return 0;
 }
 
 static int teardown(void **state)
 {
-	pc_model_release(*state);
-	free(*state);
+	pc_model_free(*state);
 	return 0;
 }
 
@@ -241,29 +237,28 @@ static void fill(struct pc_model *m, bool reverse)
 
 static void test_finalize_orders_by_content(void **state)
 {
-	struct pc_model *a = *state, b;
+	struct pc_model *a = *state, *b = pc_model_new();
 	size_t n;
 
-	pc_model_init(&b);
 	fill(a, false);
-	fill(&b, true);
-	assert_int_equal(a->nsamples, 3);
-	assert_int_equal(a->default_column, 0);
-	for (size_t i = 0; i < a->nsamples; i++) {
-		uint64_t addr_a = pc_model_frame(a, pc_model_stack(a, a->samples[i].stack, &n)[0])->address;
-		uint64_t addr_b = pc_model_frame(&b, pc_model_stack(&b, b.samples[i].stack, &n)[0])->address;
+	fill(b, true);
+	assert_int_equal(pc_model_nsamples(a), 3);
+	assert_int_equal(pc_model_default_column(a), 0);
+	for (size_t i = 0; i < pc_model_nsamples(a); i++) {
+		uint64_t addr_a = pc_model_frame(a, pc_model_stack(a, pc_model_sample(a, i)->stack, &n)[0])->address;
+		uint64_t addr_b = pc_model_frame(b, pc_model_stack(b, pc_model_sample(b, i)->stack, &n)[0])->address;
 
 		assert_int_equal(addr_a, addr_b);
-		assert_int_equal(pc_model_values(a, i)[0], pc_model_values(&b, i)[0]);
+		assert_int_equal(pc_model_values(a, i)[0], pc_model_values(b, i)[0]);
 	}
-	assert_int_equal(pc_model_frame(a, pc_model_stack(a, a->samples[0].stack, &n)[0])->address, 0x10);
+	assert_int_equal(pc_model_frame(a, pc_model_stack(a, pc_model_sample(a, 0)->stack, &n)[0])->address, 0x10);
 	assert_int_equal(pc_model_values(a, 0)[0], 2 + 4);
-	assert_int_equal(pc_model_frame(a, a->arcs[2].from)->address, 0x30);
+	assert_int_equal(pc_model_frame(a, pc_model_arc(a, 2)->from)->address, 0x30);
 	/* the index still finds merged samples after reordering */
-	struct pc_sample again = a->samples[1];
+	struct pc_sample again = *pc_model_sample(a, 1);
 	assert_int_equal(pc_model_add_sample(a, &again, 0, 1), 0);
-	assert_int_equal(a->nsamples, 3);
-	pc_model_release(&b);
+	assert_int_equal(pc_model_nsamples(a), 3);
+	pc_model_free(b);
 }
 
 static void test_tally_sums_per_sequence(void **state)
@@ -313,9 +308,9 @@ static void test_appended_entries_found_by_later_adds(void **state)
 		stacks[i] = pc_model_append_stack(m, &frames[i], 1);
 		pc_model_append_sample(m, &(struct pc_sample){ .stack = stacks[i] }, row);
 	}
-	assert_int_equal(m->nframes, 100);
-	assert_int_equal(m->nsamples, 100);
-	assert_int_equal(m->nrows, 1); /* equal counts share one row */
+	assert_int_equal(pc_model_nframes(m), 100);
+	assert_int_equal(pc_model_nsamples(m), 100);
+	assert_int_equal(pc_model_nvalue_rows(m), 1); /* equal counts share one row */
 	/* lookups index what was appended */
 	f.address = 0x1000 + 42;
 	assert_int_equal(pc_model_add_frame(m, &f), frames[42]);
@@ -323,20 +318,20 @@ static void test_appended_entries_found_by_later_adds(void **state)
 	/* adding to a sample of a shared row copies the row first */
 	assert_int_equal(pc_model_add_sample(m, &(struct pc_sample){ .stack = stacks[7] },
 					     (size_t)col, 2), 0);
-	assert_int_equal(m->nsamples, 100);
+	assert_int_equal(pc_model_nsamples(m), 100);
 	assert_int_equal(pc_model_values(m, 7)[0], 7);
 	assert_int_equal(pc_model_values(m, 8)[0], 5);
 	assert_int_equal(pc_model_add_sample(m, &(struct pc_sample){ .stack = stacks[7] },
 					     (size_t)col, 1), 0);
 	assert_int_equal(pc_model_values(m, 7)[0], 8);
-	assert_int_equal(m->nrows, 2);
+	assert_int_equal(pc_model_nvalue_rows(m), 2);
 	/* a new column widens shared rows too; finalize keeps each sample's counts */
 	assert_int_equal(pc_model_add_column(m, "b", "count"), 1);
 	assert_int_equal(pc_model_add_column(m, "c", "count"), 2);
 	pc_model_finalize(m);
-	for (size_t i = 0; i < m->nsamples; i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
 		size_t n;
-		uint64_t address = pc_model_frame(m, pc_model_stack(m, m->samples[i].stack, &n)[0])->address;
+		uint64_t address = pc_model_frame(m, pc_model_stack(m, pc_model_sample(m, i)->stack, &n)[0])->address;
 
 		assert_int_equal(address, 0x1000 + i);
 		assert_int_equal(pc_model_values(m, i)[0], i == 7 ? 8 : 5);
@@ -345,8 +340,8 @@ static void test_appended_entries_found_by_later_adds(void **state)
 	/* after finalize (which drops the indexes) adds still find everything */
 	f.address = 0x1000 + 99;
 	assert_int_equal(pc_model_add_frame(m, &f), frames[99]);
-	assert_int_equal(pc_model_add_sample(m, &m->samples[3], (size_t)col, 1), 0);
-	assert_int_equal(m->nsamples, 100);
+	assert_int_equal(pc_model_add_sample(m, pc_model_sample(m, 3), (size_t)col, 1), 0);
+	assert_int_equal(pc_model_nsamples(m), 100);
 	assert_int_equal(pc_model_values(m, 3)[0], 6);
 }
 
