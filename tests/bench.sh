@@ -1,6 +1,8 @@
 #!/bin/sh
 # tests/bench.sh BUILD - profconv's speed and memory benchmark (make bench).
 #
+# (The last section: a perf script of 2 million distinct symbols, see there.)
+#
 # SPT: generates a 256 MB SPT (BENCH_MB) with sptgen, then prints MB/s and
 # peak RSS for `cat`, `wc -l` and profconv conversions of the same file,
 # and the MB/s of the SPT decode alone: the read phase that `profconv
@@ -150,3 +152,25 @@ else
 fi
 echo "(targets: >= 500 MB/s to pprof on one core, <= 64 MB peak RSS; peers on a 2-vCPU EPYC VM:"
 echo " stackcollapse-perf.pl 20 MB/s, speedscope 28 MB/s with 1.4 GB, llvm-profgen 147 MB/s)"
+
+# perf script with 2 million distinct symbols (1 million samples of two
+# frames each, every leaf and caller a new function at a new address):
+# memory and time follow distinct frames here, not repetition.
+echo
+wideperf=build/bench/wide-2m-symbols.perf.txt
+if [ ! -f "$wideperf" ] || [ tests/bench.sh -nt "$wideperf" ]; then
+	awk 'BEGIN {
+		for (i = 0; i < 1000000; i++) {
+			printf "prog %d [%03d] %d.%06d: 250000 cpu-clock:\n", 1000 + i % 8, i % 4,
+				100 + int(i / 1000000), i % 1000000
+			printf "\t    %x fn_%07d+0x10 (/usr/bin/prog)\n", 4194304 + 64 * i, 2 * i
+			printf "\t    %x fn_%07d+0x20 (/usr/bin/prog)\n", 4194336 + 64 * i, 2 * i + 1
+			printf "\t    7f0000001000 main+0x30 (/usr/bin/prog)\n\n"
+		}
+	}' >"$wideperf.tmp" && mv "$wideperf.tmp" "$wideperf"
+fi
+echo "profconv bench: $(basename "$wideperf"), $(wc -c < "$wideperf") bytes, 1000000 samples, 2000001 distinct symbols"
+measure "wc -l" "$wideperf" wc -l "$wideperf"
+measure_phases "profconv perf script -> pprof (2M sym)" "$wideperf" -f perf-script \
+	-o build/bench/wideperf.pb.gz "$wideperf"
+echo "(targets: >= 100 MB/s, <= 400 MB peak RSS)"

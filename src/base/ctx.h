@@ -47,7 +47,7 @@ struct pc_options {
 	bool skip_bad; /* text readers skip unparseable lines, counted as a warning */
 	/* the event (column) a writer with one value per stack uses; NULL = default */
 	const char *event;
-	/* --threads N: the threads a reader may use; 0 = one per online CPU */
+	/* --threads N: the threads a reader or writer may use; 0 = one per online CPU */
 	unsigned threads;
 };
 
@@ -100,7 +100,7 @@ int pc_option_check(const struct pc_option_spec *spec, const char *value,
 /* Adds from's warnings (counts, and the first text of each kind) to ctx. */
 void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from);
 
-/* The threads a reader may use: --threads, or the online CPUs; >= 1. */
+/* The threads a reader or writer may use: --threads, or the online CPUs; >= 1. */
 unsigned pc_ctx_threads(const struct pc_ctx *ctx);
 
 /* Prints "profconv: warning: TEXT (N times)" lines to fp. */

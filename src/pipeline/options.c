@@ -6,7 +6,7 @@ const struct pc_option_spec pc_pipeline_options[] = {
 	{ "skip-bad", PC_OPTION_FLAG, NULL,
 	  "skip unparseable lines of text input (counted warning)", 0 },
 	{ "event", PC_OPTION_TEXT, "NAME", "the event a one-value output counts", 0 },
-	{ "threads", PC_OPTION_COUNT, "N", "threads a reader may use (default: one per CPU)",
+	{ "threads", PC_OPTION_COUNT, "N", "threads a conversion may use (default: one per CPU)",
 	  64 },
 	{ "progress", PC_OPTION_FLAG, NULL,
 	  "a progress bar on standard error for inputs over 50 MB (default: on a terminal)", 0 },
