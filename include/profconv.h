@@ -14,8 +14,9 @@
  * message in the command line's words (release it with profconv_free);
  * error may be NULL. Nothing here exits or aborts on bad input.
  *
- * A profile may be read by several threads at once, but written or
- * merged into by one thread at a time: writes record their warnings in it.
+ * Different profiles may be used by different threads at once; one profile
+ * by one thread at a time (writing a profile out records its warnings in
+ * it).
  */
 #ifndef PROFCONV_H
 #define PROFCONV_H
@@ -39,7 +40,7 @@ int profconv_read_file(const char *path, const char *format, const char *const *
 		       profconv_profile **out, char **error);
 int profconv_read_memory(const void *data, size_t size, const char *name, const char *format,
 			 const char *const *options, profconv_profile **out, char **error);
-/* Adds every sample, arc and piece of metadata of from to into. */
+/* Adds every sample, arc and piece of metadata of from to into; all or nothing. */
 int profconv_merge(profconv_profile *into, const profconv_profile *from, char **error);
 /* Replaces path only when the whole write succeeds ("-" = standard output). */
 int profconv_write_file(const profconv_profile *p, const char *path, const char *format,
@@ -53,8 +54,11 @@ void profconv_free(void *p);
 /*
  * An empty profile (NULL when memory is short), for profconv_read_more.
  * profconv_read_more reads one more input into p, as the command line
- * merges its inputs; on failure p keeps what it held before, and the
- * warnings of the attempt.
+ * merges its inputs (a reader sees what the earlier inputs set, such as
+ * the period). A read that fails before reading (a bad option or format
+ * name) leaves p as it was; one that fails while reading leaves p holding
+ * part of that input, and every later call on p but profconv_warning and
+ * profconv_profile_free then fails: free it.
  */
 profconv_profile *profconv_profile_new(void);
 int profconv_read_more(profconv_profile *p, const char *path, const char *format,

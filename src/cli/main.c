@@ -200,6 +200,10 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case ':':
 			return usage_error("option '%s' needs a value", argv[optind - 1]);
 		default:
+			if (!strncmp(argv[optind - 1], "--", 2) && strchr(argv[optind - 1], '='))
+				return usage_error("option '%.*s' takes no value",
+						   (int)strcspn(argv[optind - 1], "="),
+						   argv[optind - 1]);
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
@@ -417,7 +421,7 @@ static int cmd_convert(int argc, char **argv)
 	const char *writer;
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:t:o:qv", &cli)) || cli.help ||
+	if ((status = parse_options(argc, argv, ":hf:t:o:qv", &cli)) || cli.help ||
 	    (status = check_reader(cli.from)))
 		goto done;
 	if (!cli.output) {
@@ -446,10 +450,13 @@ static int cmd_report(int argc, char **argv)
 	struct cli cli = { .command = "report", .output = "-" };
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:qv", &cli)) || cli.help ||
+	if ((status = parse_options(argc, argv, ":hf:qv", &cli)) || cli.help ||
 	    (status = check_reader(cli.from)))
 		goto done;
-	if (optind >= argc)
+	if (cli.to || strcmp(cli.output, "-"))
+		status = usage_error("%s: writes the report to standard output (for a file: "
+				     "convert -t report -o FILE)", "report");
+	else if (optind >= argc)
 		status = usage_error("%s: no input given", "report");
 	else
 		status = run_convert(&cli, argv + optind, (size_t)(argc - optind), "report");
@@ -466,9 +473,13 @@ static int cmd_info(int argc, char **argv)
 	char *error = NULL;
 	int status;
 
-	if ((status = parse_options(argc, argv, "hf:", &cli)) || cli.help ||
+	if ((status = parse_options(argc, argv, ":hf:", &cli)) || cli.help ||
 	    (status = check_reader(cli.from)))
 		goto done;
+	if (cli.to || cli.output || cli.quiet || cli.verbose) {
+		status = usage_error("%s: takes -f, the views and the input's options only", "info");
+		goto done;
+	}
 	if (argc - optind != 1) {
 		status = usage_error("%s: give exactly one input", "info");
 		goto done;

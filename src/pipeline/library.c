@@ -17,6 +17,7 @@ struct profconv_profile {
 	struct pc_model *model;
 	struct pc_ctx log;   /* only its warnings: of reads, merges and writes */
 	char dropped[80];    /* the text of the "more warnings" line */
+	bool broken;         /* a read failed halfway: it holds part of that input */
 	uint64_t read_bytes;
 	double read_seconds, finalize_seconds, write_seconds;
 	unsigned threads;
@@ -51,6 +52,7 @@ profconv_profile *profconv_profile_new(void)
 
 	if (p) {
 		p->model = pc_model_new();
+		pc_model_finalize(p->model); /* an empty profile can be written as it is */
 		pc_ctx_init(&p->log);
 	}
 	return p;
@@ -147,7 +149,18 @@ static int find_writer(struct pc_ctx *ctx, const char *format, const char *path,
 		       path ? path : "memory");
 }
 
-/* Reads a path, or memory when path is NULL, into p and finalizes p. */
+static int refuse_broken(const profconv_profile *p, char **error)
+{
+	return p->broken ? give_error(error, "this profile holds part of an input whose read "
+				      "failed; free it") : 0;
+}
+
+/*
+ * Reads a path, or memory when path is NULL, into p and finalizes p. The
+ * reader adds to p's model as it goes (a later input's reader sees the
+ * earlier ones, as the command line merges them), so a read that fails
+ * halfway leaves p broken.
+ */
 static int read_into(profconv_profile *p, const char *path, const void *data, size_t size,
 		     const char *name, const char *format, const char *const *options,
 		     char **error)
@@ -157,6 +170,8 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	double start, end;
 	int status;
 
+	if (refuse_broken(p, error))
+		return -1;
 	pc_ctx_init(&ctx);
 	if (find_reader(&ctx, format, &reader) || apply_options(&ctx, reader, NULL, options, NULL))
 		return give_ctx_error(error, &ctx);
@@ -176,8 +191,10 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	if (ctx.threads_used > p->threads)
 		p->threads = ctx.threads_used;
 	pc_ctx_add_warnings(&p->log, &ctx);
-	if (status)
+	if (status) {
+		p->broken = true;
 		return give_ctx_error(error, &ctx);
+	}
 	pc_model_finalize(p->model);
 	pc_release_free_memory(); /* finalize's sorting space, before a writer's */
 	p->finalize_seconds += seconds_now() - end;
@@ -225,19 +242,33 @@ int profconv_read_memory(const void *data, size_t size, const char *name, const 
 {
 	static const char empty[1];
 
-	return read_new(NULL, data ? data : empty, data ? size : 0, name, format, options, out,
-			error);
+	if (!data && size) {
+		*out = NULL;
+		return give_error(error, "no data given for a non-empty input");
+	}
+	return read_new(NULL, data ? data : empty, size, name, format, options, out, error);
 }
 
 int profconv_merge(profconv_profile *into, const profconv_profile *from, char **error)
 {
 	char message[200];
 
+	struct pc_model *merged;
+
 	if (into == from)
 		return give_error(error, "cannot merge a profile into itself");
-	if (pc_model_merge(into->model, from->model, message, sizeof(message)))
+	if (refuse_broken(into, error) || refuse_broken(from, error))
+		return -1;
+	/* all or nothing: both into a new model, which replaces into's on success */
+	merged = pc_model_new();
+	if (pc_model_merge(merged, into->model, message, sizeof(message)) ||
+	    pc_model_merge(merged, from->model, message, sizeof(message))) {
+		pc_model_free(merged);
 		return give_error(error, message);
-	pc_model_finalize(into->model);
+	}
+	pc_model_finalize(merged);
+	pc_model_free(into->model);
+	into->model = merged;
 	pc_ctx_add_warnings(&into->log, &from->log);
 	return 0;
 }
@@ -254,6 +285,8 @@ static int write_profile(const profconv_profile *p, const char *path, const char
 	double start = seconds_now();
 	int status;
 
+	if (refuse_broken(p, error))
+		return -1;
 	pc_ctx_init(&ctx);
 	if (find_writer(&ctx, format, path, &writer) ||
 	    apply_options(&ctx, NULL, writer, options, NULL))
@@ -295,6 +328,8 @@ int profconv_write_memory(const profconv_profile *p, const char *format,
 	if (!status) {
 		*data = bytes;
 		*size = n;
+	} else {
+		free(bytes); /* what a failed commit of the memory stream left */
 	}
 	return status;
 }

@@ -58,6 +58,8 @@ for p in "$prog" "$prog-static"; do
 	for want in "error: unknown input format 'nosuch' (see 'profconv formats')" \
 		"error: unknown option '--nosuch'" \
 		"error: folded: this format cannot keep the input's instruction addresses, branch stacks (an error with --strict)" \
+		"error: this profile holds part of an input whose read failed; free it" \
+		"error: no data given for a non-empty input" \
 		"version $("$PROFCONV" --version | cut -d' ' -f2)"; do
 		grep -qxF "$want" "$TMPDIR/out" || { echo "FAIL: ${p##*/} lacks: $want"; fail=1; }
 	done

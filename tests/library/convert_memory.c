@@ -6,11 +6,13 @@
  *
  *   convert_memory INPUT FORMAT OUT_FILE   (prints the FORMAT output, then counts)
  */
+#define _POSIX_C_SOURCE 200809L /* mkstemp */
 #include <profconv.h>
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void *slurp(const char *path, size_t *size)
 {
@@ -59,6 +61,33 @@ static int expect_error(int status, char **error)
 	return 0;
 }
 
+/*
+ * A read that fails halfway leaves its profile refusing further use; an
+ * empty profile writes as a valid pprof.
+ */
+static int check_broken_and_empty(void)
+{
+	static const char text[] = "main;a 1\nmain;b not-a-count\n";
+	char path[] = "/tmp/profconv-library-XXXXXX";
+	profconv_profile *p = profconv_profile_new();
+	char *error = NULL;
+	void *out = NULL;
+	size_t size;
+	int fd = mkstemp(path), bad = 0;
+
+	if (fd < 0 || !p || write(fd, text, sizeof(text) - 1) != (ssize_t)(sizeof(text) - 1))
+		return 1;
+	close(fd);
+	bad |= profconv_write_memory(p, "pprof", NULL, &out, &size, &error) != 0 || size == 0;
+	profconv_free(out);
+	bad |= expect_error(profconv_read_more(p, path, "folded", NULL, &error), &error);
+	bad |= expect_error(profconv_write_memory(p, "folded", NULL, &out, &size, &error), &error);
+	bad |= expect_error(profconv_read_memory(NULL, 5, "null", NULL, NULL, &p, &error), &error);
+	unlink(path);
+	profconv_profile_free(p);
+	return bad;
+}
+
 int main(int argc, char **argv)
 {
 	const char *const write_options[] = { "strict", NULL }; /* folded loses addresses */
@@ -104,6 +133,7 @@ int main(int argc, char **argv)
 	status = profconv_write_memory(p, "folded", write_options, &out, &out_size, &error);
 	bad |= expect_error(status, &error);
 	bad |= none != NULL;
+	bad |= check_broken_and_empty();
 	printf("version %s\n", profconv_version());
 	profconv_profile_free(p);
 	profconv_profile_free(twice);
