@@ -75,8 +75,13 @@
  * distinct names and stacks, not the text of every line.
  */
 struct fw_name {
-	uint64_t hash;
 	uint32_t off, len; /* in text */
+};
+
+/* A name looked up in the index: bytes not yet (or already) in text. */
+struct fw_name_key {
+	const char *bytes;
+	size_t len;
 };
 
 /* A model frame's folded frames: name ids ids[off, off + n). */
@@ -100,8 +105,7 @@ struct fw_writer {
 	size_t text_len, text_cap;
 	struct fw_name *names;
 	size_t nnames, names_cap;
-	uint32_t *name_slots; /* hash slots: name id + 1 */
-	size_t name_mask;
+	struct pc_index name_index; /* name id + 1 by content */
 
 	uint32_t *ids; /* the folded frames of the model's frames */
 	size_t nids, ids_cap;
@@ -334,38 +338,29 @@ static bool put_frame_name(struct fw_writer *w, const struct pc_frame *frame, bo
 }
 /* ---- interned names ---- */
 
+static bool name_equal(const void *ctx, uint32_t id, const void *key_ptr)
+{
+	const struct fw_writer *w = ctx;
+	const struct fw_name_key *key = key_ptr;
+	const struct fw_name *name = &w->names[id - 1];
+
+	return name->len == key->len && !memcmp(w->text + name->off, key->bytes, key->len);
+}
+
 /* The id of the name text[off, off + len); *added says it is new (its bytes stay). */
 static uint32_t intern_name(struct fw_writer *w, size_t off, size_t len, bool *added)
 {
-	uint64_t hash = pc_hash_bytes(w->text + off, len, 0xf01d);
-	size_t at;
+	struct fw_name_key key = { w->text + off, len };
+	uint64_t hash = pc_hash_bytes(key.bytes, len, 0xf01d);
+	uint32_t id = pc_index_find(&w->name_index, hash, name_equal, w, &key);
 
-	if (!w->name_slots || (w->nnames + 1) * 2 > w->name_mask + 1) {
-		size_t cap = w->name_slots ? (w->name_mask + 1) * 2 : 1024;
-
-		free(w->name_slots);
-		w->name_slots = pc_xcalloc(cap, sizeof(*w->name_slots));
-		w->name_mask = cap - 1;
-		for (size_t i = 0; i < w->nnames; i++) {
-			for (at = w->names[i].hash & w->name_mask; w->name_slots[at];
-			     at = (at + 1) & w->name_mask)
-				;
-			w->name_slots[at] = (uint32_t)(i + 1);
-		}
-	}
-	for (at = hash & w->name_mask; w->name_slots[at]; at = (at + 1) & w->name_mask) {
-		const struct fw_name *name = &w->names[w->name_slots[at] - 1];
-
-		if (name->hash == hash && name->len == len &&
-		    !memcmp(w->text + name->off, w->text + off, len))
-			return w->name_slots[at] - 1;
-	}
+	if (id)
+		return id - 1;
 	if (w->nnames >= UINT32_MAX - 1 || off > UINT32_MAX || len > UINT32_MAX)
 		pc_die_oom(w->nnames);
 	pc_grow(&w->names, &w->names_cap, w->nnames + 1, sizeof(*w->names));
-	w->names[w->nnames] = (struct fw_name){ .hash = hash, .off = (uint32_t)off,
-						.len = (uint32_t)len };
-	w->name_slots[at] = (uint32_t)(w->nnames + 1);
+	w->names[w->nnames] = (struct fw_name){ .off = (uint32_t)off, .len = (uint32_t)len };
+	pc_index_add(&w->name_index, hash, (uint32_t)(w->nnames + 1));
 	*added = true;
 	return (uint32_t)w->nnames++;
 }
@@ -635,7 +630,7 @@ static void writer_release(struct fw_writer *w)
 {
 	free(w->text);
 	free(w->names);
-	free(w->name_slots);
+	pc_index_release(&w->name_index);
 	free(w->ids);
 	free(w->frames[0]);
 	free(w->frames[1]);
