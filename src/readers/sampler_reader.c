@@ -74,11 +74,10 @@ struct sampler_reader {
 	struct pc_model *m;
 	size_t column;
 	pc_str_id key_thread, key_tid, unit_tid, key_p[3];
-	/* symbols, found by id through an open-addressing table */
+	/* symbols, found by id through the shared index (symbol index + 1) */
 	struct sampler_symbol *symbols;
 	size_t nsymbols, symbols_cap;
-	uint32_t *slots; /* symbol index + 1, 0 = empty */
-	size_t slots_mask;
+	struct pc_index symbol_index;
 	uint64_t nonzero_unknown, second_path_differs, nthreads;
 	/* the current thread and stack line */
 	uint32_t thread_labels;
@@ -93,50 +92,26 @@ static uint64_t offset(const struct sampler_reader *r)
 
 /* --- the symbol table by id --- */
 
-static size_t slot_of(uint32_t id, size_t mask)
+static bool symbol_equal(const void *ctx, uint32_t index_id, const void *key)
 {
-	return (size_t)pc_hash_u64(id) & mask;
-}
+	const struct sampler_reader *r = ctx;
 
-static void grow_slots(struct sampler_reader *r)
-{
-	size_t cap = r->slots ? (r->slots_mask + 1) * 2 : 1024;
-
-	free(r->slots);
-	r->slots = pc_xcalloc(cap, sizeof(*r->slots));
-	r->slots_mask = cap - 1;
-	for (size_t i = 0; i < r->nsymbols; i++) {
-		size_t at = slot_of(r->symbols[i].id, r->slots_mask);
-
-		while (r->slots[at])
-			at = (at + 1) & r->slots_mask;
-		r->slots[at] = (uint32_t)i + 1;
-	}
+	return r->symbols[index_id - 1].id == *(const uint32_t *)key;
 }
 
 static struct sampler_symbol *find_symbol(const struct sampler_reader *r, uint32_t id)
 {
-	if (!r->slots)
-		return NULL;
-	for (size_t at = slot_of(id, r->slots_mask); r->slots[at];
-	     at = (at + 1) & r->slots_mask)
-		if (r->symbols[r->slots[at] - 1].id == id)
-			return &r->symbols[r->slots[at] - 1];
-	return NULL;
+	uint32_t found = pc_index_find(&r->symbol_index, pc_hash_u64(id), symbol_equal, r, &id);
+
+	return found ? &r->symbols[found - 1] : NULL;
 }
 
+/* Adds a symbol whose id is not there yet. */
 static void add_symbol(struct sampler_reader *r, const struct sampler_symbol *symbol)
 {
-	size_t at;
-
-	if (!r->slots || (r->nsymbols + 1) * 2 > r->slots_mask + 1)
-		grow_slots(r);
 	pc_grow(&r->symbols, &r->symbols_cap, r->nsymbols + 1, sizeof(*r->symbols));
 	r->symbols[r->nsymbols++] = *symbol;
-	at = slot_of(symbol->id, r->slots_mask);
-	while (r->slots[at])
-		at = (at + 1) & r->slots_mask;
-	r->slots[at] = (uint32_t)r->nsymbols;
+	pc_index_add(&r->symbol_index, pc_hash_u64(symbol->id), (uint32_t)r->nsymbols);
 }
 
 /* --- the byte cursor --- */
@@ -535,7 +510,7 @@ static int sampler_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model
 	else
 		finish_model(&r);
 	free(r.symbols);
-	free(r.slots);
+	pc_index_release(&r.symbol_index);
 	free(r.frames);
 	return ret;
 }
