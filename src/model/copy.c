@@ -170,10 +170,11 @@ static int merge_samples(const struct pc_model_copy *copy, const int *column_map
 			.branches = map_branches(copy, s->branches, &branches, &branches_cap),
 		};
 
+		/* column 0 even when zero, so a sample of all-zero counts is kept too */
 		for (size_t c = 0; c < pc_model_ncolumns(from) && !status; c++)
-			if (values[c])
-				status = pc_model_add_sample(copy->dst, &sample, (size_t)column_map[c],
-							     values[c]);
+			if (values[c] || c == 0)
+				status = pc_model_add_sample(copy->dst, &sample,
+							     (size_t)column_map[c], values[c]);
 	}
 	free(stack);
 	free(branches);

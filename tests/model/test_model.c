@@ -1,6 +1,7 @@
 /* test_model.c - interning, aggregation, overflow and finalize order. */
 #include "model/model.h"
 #include "base/sort.h"
+#include "model/copy.h"
 
 #include <stdarg.h>
 #include <setjmp.h>
@@ -189,6 +190,28 @@ static void test_pick_column_by_role_and_event(void **state)
 			 pc_model_column(m, (size_t)cycles_samples)->event);
 	pc_model_set_default_column(m, cycles_weight);
 	assert_int_equal(pc_model_pick_column(m, NULL, PC_ROLE_SAMPLES), cycles_weight);
+}
+
+/* Merging keeps every sample, one whose counts are all zero too. */
+static void test_merge_keeps_zero_samples(void **state)
+{
+	struct pc_model *from = *state, *into = pc_model_new();
+	uint32_t f = frame_at(from, 0, 0x40), g = frame_at(from, 0, 0x50);
+	struct pc_sample zero = { .stack = pc_model_add_stack(from, &f, 1) };
+	struct pc_sample five = { .stack = pc_model_add_stack(from, &g, 1) };
+	char message[100];
+
+	pc_model_add_column(from, "a", "count");
+	pc_model_add_column(from, "b", "count");
+	assert_int_equal(pc_model_add_sample(from, &zero, 1, 0), 0);
+	assert_int_equal(pc_model_add_sample(from, &five, 1, 5), 0);
+	pc_model_finalize(from);
+	assert_int_equal(pc_model_merge(into, from, message, sizeof(message)), 0);
+	pc_model_finalize(into);
+	assert_int_equal(pc_model_nsamples(into), 2);
+	assert_int_equal(pc_model_values(into, 0)[0] + pc_model_values(into, 0)[1] +
+			 pc_model_values(into, 1)[0] + pc_model_values(into, 1)[1], 5);
+	pc_model_free(into);
 }
 
 static void test_count_overflow_refused(void **state)
@@ -383,6 +406,7 @@ int main(void)
 		cmocka_unit_test(test_tally_sums_per_sequence),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
