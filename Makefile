@@ -1,7 +1,8 @@
 # profconv - one plain Makefile (git style).
 #
 #   make               build build/profconv
-#   make demo          set-up, build, convert samples/demo.spt to pprof, show pprof -top
+#   make demo          set-up, build, build the Windows programs of samples/pe,
+#                      convert samples/demo-pe.spt to pprof, show pprof -top with names
 #   make check         set-up, build, every test (unit, golden, e2e, malformed, fuzz)
 #   make bench         speed and peak memory on generated 256 MB SPT and perf script files
 #   make fuzz          build the libFuzzer targets and run each FUZZ_SECONDS
@@ -132,8 +133,9 @@ build/tools/pprof:
 
 demo: deps
 	@$(MAKE) --no-print-directory all build/tools/pprof
-	$(BUILD)/profconv convert -o build/demo.pb.gz samples/demo.spt
-	build/tools/pprof -top -addresses -symbolize=none -nodecount=15 build/demo.pb.gz
+	sh scripts/make-pe.sh build/pe
+	$(BUILD)/profconv convert -o build/demo.pb.gz samples/demo-pe.spt
+	PPROF_BINARY_PATH=build/pe build/tools/pprof -top -nodecount=15 build/demo.pb.gz
 
 check: deps
 	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build

@@ -8,8 +8,10 @@ set -eu
 BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev"
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
-# sanitizers, python3 for test oracles.
-TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind"
+# sanitizers, python3 for test oracles; lld-14 and mingw-w64 gcc build the
+# Windows programs behind samples/demo-pe.spt (scripts/make-pe.sh), and
+# llvm gives pprof the llvm-symbolizer it runs to name their frames.
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64"
 
 missing=""
 for package in $BUILD_PACKAGES $TOOL_PACKAGES; do

@@ -14,10 +14,18 @@
  *   module                   -> mapping, id = module id (module 1 =
  *                               mapping[0], the main binary); start, limit
  *                               and offset from its range when known, else
- *                               start 0 and limit = highest address + 1
- *                               (SPT: addresses are RVAs); build_id as is;
- *                               has_functions/filenames/line_numbers true
- *                               when every location of it has them
+ *                               start 0 and limit = highest address + 1;
+ *                               build_id as is; has_functions/filenames/
+ *                               line_numbers true when every location of it
+ *                               has them
+ *   PE image by RVA (a module -> placed for pprof's symbolizer (research/
+ *   with a PDB id, no range,      pe-symbolization.md 1): start = id << 40,
+ *   as SPT gives it)              locations at start + RVA, file_offset 0,
+ *                               path with '/' for '\\' and "/C:" for "C:",
+ *                               no build_id (a comment per image holds its
+ *                               PDB GUID and age; --pe-build-ids: the key
+ *                               as build_id); an RVA below 0x1000 (the
+ *                               headers) on a location without a mapping
  *   physical frame           -> location (ids 1..N in first use), with
  *                               the PC_FRAME_INLINE frames leafward of it
  *                               folded in as extra lines, innermost first;
@@ -52,7 +60,7 @@
  * summing their values; a sum past INT64_MAX is an error.
  *
  * What is lost (each with one warning): arcs (but call arcs of caller/callee
- * data); the branch stacks of samples
+ * data); the mapping of PE locations below RVA 0x1000; the branch stacks of samples
  * that also have a call stack; invalid UTF-8 bytes (U+FFFD instead). Also
  * lost without a warning: which branches formed one LBR record and their
  * order, the per-format header facts, the file and line of frames without
@@ -87,9 +95,22 @@ struct out_label {
 	int64_t key, str, num, unit;
 };
 
+/*
+ * A PE image known by its RVAs (a module with a PDB id and no load range,
+ * as SPT gives it) is placed at a base of its own, mapping id << 40, so
+ * that pprof can symbolize it (research/pe-symbolization.md section 1): its
+ * locations lie at base + RVA. An RVA below PE_FIRST_SECTION lies in the
+ * image's headers, where nothing is code; pprof's symbolizer would shift
+ * names onto the next location there, so such a location gets no mapping.
+ */
+#define PE_BASE_SHIFT 40
+#define PE_MAX_MAPPING ((1u << (64 - PE_BASE_SHIFT)) - 1)
+#define PE_FIRST_SECTION 0x1000u
+
 /* What the locations of one mapping (model module) have. */
 struct mapping_state {
 	int64_t filename, build_id;
+	uint64_t pe_base;       /* a PE image's base (above), 0 = not one */
 	size_t nlocations;
 	uint64_t max_address;
 	bool any_address, any_inline;
@@ -121,6 +142,8 @@ struct pprof_writer {
 	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
 	struct mapping_state *mappings; /* per model module */
 	size_t outside_range;
+	size_t in_pe_headers;      /* locations at an RVA below PE_FIRST_SECTION */
+	bool pe_build_ids;         /* --pe-build-ids: a PE's PDB id as its build_id */
 
 	struct out_label *labels;  /* the labels of used model label sets */
 	size_t nlabels, labels_cap;
@@ -345,7 +368,22 @@ static int add_edge_type(struct pprof_writer *w)
 
 /* ---- locations, functions, mappings ---- */
 
-static uint64_t location_address(const struct pc_model *m, const struct pc_frame *frame)
+/* A frame at an RVA of a PE image (see PE_BASE_SHIFT). */
+static bool at_pe_rva(const struct pprof_writer *w, const struct pc_frame *frame)
+{
+	return frame->module && w->mappings[frame->module - 1].pe_base &&
+	       (frame->flags & PC_FRAME_HAS_ADDRESS) && !(frame->flags & PC_FRAME_ABSOLUTE);
+}
+
+/* The mapping of a location whose physical frame is frame; 0 = none. */
+static uint32_t location_mapping(const struct pprof_writer *w, const struct pc_frame *frame)
+{
+	if (at_pe_rva(w, frame) && frame->address < PE_FIRST_SECTION)
+		return 0;
+	return frame->module;
+}
+
+static uint64_t location_address(const struct pprof_writer *w, const struct pc_frame *frame)
 {
 	const struct pc_module *module;
 
@@ -353,7 +391,10 @@ static uint64_t location_address(const struct pc_model *m, const struct pc_frame
 		return 0;
 	if (!frame->module || (frame->flags & PC_FRAME_ABSOLUTE))
 		return frame->address;
-	module = pc_model_module(m, frame->module);
+	if (at_pe_rva(w, frame))
+		return frame->address < PE_FIRST_SECTION ? frame->address :
+		       w->mappings[frame->module - 1].pe_base + frame->address;
+	module = pc_model_module(w->m, frame->module);
 	/* the inverse of module-relative = runtime - start + file_offset */
 	if (module->has_range && frame->address >= module->file_offset &&
 	    frame->address - module->file_offset <= UINT64_MAX - module->start)
@@ -380,6 +421,10 @@ static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *phys
 	struct mapping_state *state = &w->mappings[physical->module - 1];
 	const struct pc_module *module = pc_model_module(w->m, physical->module);
 
+	if (!location_mapping(w, physical)) {
+		w->in_pe_headers++;
+		return;
+	}
 	state->nlocations++;
 	state->all_functions &= named;
 	state->all_filenames &= filed;
@@ -420,7 +465,7 @@ static uint32_t add_location(struct pprof_writer *w, uint32_t ref, const uint32_
 			function_for_frame(w, frame);
 	}
 	if (physical->module)
-		note_mapping_use(w, physical, location_address(w->m, physical), n, named,
+		note_mapping_use(w, physical, location_address(w, physical), n, named,
 				 filed && named, lined && named);
 	return (uint32_t)w->nlocations;
 }
@@ -726,6 +771,40 @@ static int add_samples(struct pprof_writer *w)
 
 /* ---- mappings, comments, metadata ---- */
 
+/* "C:" at the start of a PE image's path. */
+static bool has_drive_letter(const char *path, size_t len)
+{
+	return len >= 2 && path[1] == ':' &&
+	       ((path[0] >= 'A' && path[0] <= 'Z') || (path[0] >= 'a' && path[0] <= 'z'));
+}
+
+/*
+ * A PE image's path as pprof can use it: '\\' as '/', as pprof looks a
+ * file up by its base name, and "C:/x" as "/C:/x", as pprof takes "C:/x"
+ * for a URL and blanks it after symbolizing (internal/driver/fetch.go,
+ * unsourceMappings) when the file was not found.
+ */
+static int64_t pe_filename(struct pprof_writer *w, pc_str_id name)
+{
+	const char *text = pc_str(w->m, name);
+	size_t len = pc_str_len(w->m, name);
+	size_t drive = has_drive_letter(text, len);
+	char *path;
+	int64_t id;
+
+	if (!len || (!drive && !memchr(text, '\\', len)))
+		return model_string(w, name);
+	path = pc_xmalloc(len + drive);
+	path[0] = '/';
+	memcpy(path + drive, text, len);
+	for (size_t i = 0; i < len + drive; i++)
+		if (path[i] == '\\')
+			path[i] = '/';
+	id = string_table_intern(&w->strings, path, len + drive, false);
+	free(path);
+	return id;
+}
+
 static int add_mapping_strings(struct pprof_writer *w)
 {
 	for (size_t i = 0; i < pc_model_nmodules(w->m); i++) {
@@ -737,8 +816,10 @@ static int add_mapping_strings(struct pprof_writer *w)
 				       pc_str(w->m, module->name),
 				       (unsigned long long)module->limit,
 				       (unsigned long long)module->start);
-		w->mappings[i].filename = model_string(w, module->name);
-		w->mappings[i].build_id = model_string(w, module->build_id);
+		w->mappings[i].filename = module->has_pdb ? pe_filename(w, module->name) :
+					  model_string(w, module->name);
+		if (!module->has_pdb || w->pe_build_ids)
+			w->mappings[i].build_id = model_string(w, module->build_id);
 	}
 	return 0;
 }
@@ -757,6 +838,37 @@ static void append_text(char **buf, size_t *len, size_t *cap, const char *text,
 	memcpy(*buf + *len, text, text_len);
 	*len += text_len;
 	(*buf)[*len] = '\0';
+}
+
+/*
+ * "mapping 1 demo.exe: PDB {6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 0x1a",
+ * one comment per PE image: its symbol-server key, kept out of build_id
+ * (where pprof would refuse every file, as it reads no build id from a PE).
+ */
+static void add_pdb_comments(struct pprof_writer *w)
+{
+	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++) {
+		const struct pc_module *module = pc_model_module(w->m, id);
+		const struct pc_pdb_id *pdb = &module->pdb;
+		int64_t filename = w->mappings[id - 1].filename;
+		char head[32], key[80], *text = NULL;
+		size_t len = 0, cap = 0;
+
+		if (!module->has_pdb)
+			continue;
+		snprintf(head, sizeof(head), "mapping %u ", id);
+		snprintf(key, sizeof(key),
+			 ": PDB {%08X-%04X-%04X-%02X%02X-%02X%02X%02X%02X%02X%02X} age 0x%x",
+			 (unsigned)pdb->data1, pdb->data2, pdb->data3, pdb->data4[0],
+			 pdb->data4[1], pdb->data4[2], pdb->data4[3], pdb->data4[4],
+			 pdb->data4[5], pdb->data4[6], pdb->data4[7], (unsigned)pdb->age);
+		append_text(&text, &len, &cap, head, strlen(head));
+		append_text(&text, &len, &cap, w->strings.texts[filename],
+			    w->strings.lens[filename]);
+		append_text(&text, &len, &cap, key, strlen(key));
+		add_comment(w, string_table_intern(&w->strings, text, len, false));
+		free(text);
+	}
 }
 
 static bool source_seen_before(const struct pc_model *m, size_t index)
@@ -822,6 +934,7 @@ static void add_metadata(struct pprof_writer *w)
 	for (size_t i = 0; i < pc_model_ncomments(w->m); i++)
 		if (pc_model_comment(w->m, i))
 			add_comment(w, model_string(w, pc_model_comment(w->m, i)));
+	add_pdb_comments(w);
 	add_branch_comment(w);
 	if (w->edges)
 		add_comment(w, own_string(w, EDGE_COLUMN " samples are call arcs: each stack "
@@ -842,6 +955,11 @@ static int warn_losses(struct pprof_writer *w)
 	if (w->outside_range &&
 	    pc_warn(w->ctx, PPROF, "%zu locations lie outside their mapping's address range",
 		    w->outside_range))
+		return -1;
+	if (w->in_pe_headers &&
+	    pc_warn(w->ctx, PPROF, "%zu locations lie below RVA 0x%x, in a PE image's headers: "
+		    "kept without a mapping, as pprof would misplace names there",
+		    w->in_pe_headers, PE_FIRST_SECTION))
 		return -1;
 	if (w->strings.repaired &&
 	    pc_warn(w->ctx, PPROF, "replaced invalid UTF-8 in %zu strings by U+FFFD",
@@ -1112,8 +1230,8 @@ static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 		location.len = 0;
 		reserve(&location, VARINT_MAX * (6 + 6 * n));
 		put_scalar(&location, LOCATION_ID, id);
-		put_scalar(&location, LOCATION_MAPPING_ID, physical->module);
-		put_scalar(&location, LOCATION_ADDRESS, (int64_t)location_address(w->m, physical));
+		put_scalar(&location, LOCATION_MAPPING_ID, location_mapping(w, physical));
+		put_scalar(&location, LOCATION_ADDRESS, (int64_t)location_address(w, physical));
 		for (size_t i = 0; i < n; i++) {
 			const struct pc_frame *frame = pc_model_frame(w->m, frames[i]);
 			uint32_t function;
@@ -1177,13 +1295,14 @@ static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w
 	const struct pc_module *module = pc_model_module(w->m, (uint32_t)i + 1);
 	const struct mapping_state *state = &w->mappings[i];
 	bool used = state->nlocations > 0;
-	uint64_t limit = !state->any_address ? 0 :
+	uint64_t start = module->has_range ? module->start : state->pe_base;
+	uint64_t limit = !state->any_address ? start :
 		state->max_address == UINT64_MAX ? UINT64_MAX : state->max_address + 1;
 
 	return (Perftools__Profiles__Mapping){
 		.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__mapping__descriptor),
 		.id = i + 1,
-		.memory_start = module->has_range ? module->start : 0,
+		.memory_start = start,
 		.memory_limit = module->has_range ? module->limit : limit,
 		.file_offset = module->has_range ? module->file_offset : 0,
 		.filename = state->filename,
@@ -1292,12 +1411,18 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	pc_grow(&w->out, &w->out_cap, pc_model_nsamples(m), sizeof(*w->out));
 	w->labelset_first = pc_xcalloc((pc_model_nlabelsets(m) + 1), sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(pc_model_nmodules(m) ? pc_model_nmodules(m) : 1, sizeof(*w->mappings));
-	for (size_t i = 0; i < pc_model_nmodules(m); i++)
+	w->pe_build_ids = pc_option_flag(ctx, "pe-build-ids");
+	for (size_t i = 0; i < pc_model_nmodules(m); i++) {
+		const struct pc_module *module = pc_model_module(m, (uint32_t)i + 1);
+
 		w->mappings[i] = (struct mapping_state){
 			.all_functions = true,
 			.all_filenames = true,
 			.all_lines = true,
 		};
+		if (module->has_pdb && !module->has_range && i + 1 <= PE_MAX_MAPPING)
+			w->mappings[i].pe_base = (uint64_t)(i + 1) << PE_BASE_SHIFT;
+	}
 }
 
 static void writer_release(struct pprof_writer *w)
@@ -1343,6 +1468,12 @@ cleanup:
 
 static const char *const pprof_extensions[] = { ".pb.gz", ".pprof", NULL };
 
+static const struct pc_option_spec pprof_options[] = {
+	{ "pe-build-ids", PC_OPTION_FLAG, NULL,
+	  "a PE image's PDB GUID+age as its mapping's build_id (for symbol servers; pprof then finds no local file)", 0 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_writer pc_pprof_writer = {
 	.name = "pprof",
 	.extensions = pprof_extensions,
@@ -1352,4 +1483,5 @@ const struct pc_writer pc_pprof_writer = {
 	.keeps = PC_PART_ADDRESSES | PC_PART_SYMBOLS | PC_PART_STACKS | PC_PART_BRANCHES |
 		 PC_PART_ARCS,
 	.write = pprof_write,
+	.options = pprof_options,
 };

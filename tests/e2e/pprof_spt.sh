@@ -10,9 +10,12 @@
 # record counts 1 + the repeat before it. Then X.spt is converted and
 #   - the file starts with the gzip magic 1f 8b;
 #   - `pprof -raw -symbolize=none` gives exactly those sums (as exact
-#     integers: counts reach 2^62), every program's mapping has the build
-#     id {GUID without dashes, lowercase}{age in hex}, memory_start 0,
-#     file_offset 0 and memory_limit = its highest RVA + 1;
+#     integers: counts reach 2^62); program i's mapping (id i + 1) is the
+#     PE recipe of research/pe-symbolization.md section 1: its name with
+#     '\' as '/' (and "C:" as "/C:"), no build id, memory_start
+#     (i + 1) << 40, file_offset 0, memory_limit = start + its highest
+#     RVA + 1, and its locations at start + RVA (an RVA below 0x1000 on
+#     a location without a mapping);
 #   - `protoc --decode` with Debian's schema succeeds, string_table[0] is ""
 #     and default_sample_type names one of the sample types;
 #   - `pprof -top` and `pprof -traces` run.
@@ -71,10 +74,24 @@ def number(text):
         raise Malformed("not a number: %r" % text)
 
 
+FIRST_SECTION = 0x1000
+
+
+def pe_path(program):
+    """A program's path as the mapping's file: '\\' as '/', "C:" as "/C:"."""
+    path = program.replace("\\", "/")
+    return "/" + path if re.match(r"^[A-Za-z]:", path) else path
+
+
+def frame(program, rva):
+    """(mapping file, RVA) as pprof shows an SPT frame: no file below 0x1000."""
+    return (pe_path(program) if rva >= FIRST_SECTION else "", rva)
+
+
 def parse_spec(path):
-    """Returns (sums, programs): sums[(column, stack)] = count, where a stack
-    is a tuple of (name, build_id, rva), leaf first; programs[(name,
-    build_id)] = highest RVA for programs with records."""
+    """Returns (sums, used): sums[(column, stack)] = count, where a stack is
+    a tuple of frame()s, leaf first; used[program index] = (mapping file,
+    highest RVA of 0x1000 or more) for programs with such records."""
     programs = []
     sums = {}
     used = {}
@@ -92,8 +109,8 @@ def parse_spec(path):
                 parts = line.split(None, 3)
                 if len(parts) < 4 or not GUID.match(parts[1]):
                     raise Malformed("%s: bad program line" % where)
-                guid = "".join(GUID.match(parts[1]).groups()).lower()
-                programs.append((parts[3], guid + "%x" % number(parts[2])))
+                number(parts[2])
+                programs.append(parts[3])
             elif kind == "layout":
                 pass
             elif kind == "raw":
@@ -134,12 +151,13 @@ def parse_spec(path):
                     column = "callstack"
                     stacks = [tuple(number(rva) for rva in words[1:])]
                 for rvas in stacks:
-                    key = (column, tuple(program + (rva,) for rva in rvas))
+                    key = (column, tuple(frame(program, rva) for rva in rvas))
                     sums[key] = sums.get(key, 0) + count
                     if sums[key] > INT64_MAX:
                         raise Malformed("%s: a sum passes 2^63-1" % where)
                     for rva in rvas:
-                        used[program] = max(used.get(program, 0), rva)
+                        if rva >= FIRST_SECTION:
+                            used[current] = frame(program, max(used.get(current, ("", 0))[1], rva))
             else:
                 raise Malformed("%s: directive %r" % (where, kind))
     return sums, used
@@ -194,8 +212,11 @@ def check_raw(spec_path, raw_path):
         stack = []
         for location_id in ids:
             mapping_id, address = locations[location_id]
-            mapping = mappings.get(mapping_id, {"file": "?", "build_id": "?"})
-            stack.append((mapping["file"], mapping["build_id"], address))
+            if not mapping_id:
+                stack.append(("", address))
+                continue
+            mapping = mappings.get(mapping_id, {"file": "?", "start": 0})
+            stack.append((mapping["file"], address - mapping["start"]))
         for column, value in zip(types, values):
             if value:
                 key = (column, tuple(stack))
@@ -203,20 +224,19 @@ def check_raw(spec_path, raw_path):
     for key in sorted(set(expected) | set(got)):
         if expected.get(key, 0) != got.get(key, 0):
             errors.append("%s %s: expected %d, pprof shows %d" % (
-                key[0], ["%s+0x%x" % (f[0], f[2]) for f in key[1]],
+                key[0], ["%s+0x%x" % f for f in key[1]],
                 expected.get(key, 0), got.get(key, 0)))
-    by_program = {(m["file"], m["build_id"]): m for m in mappings.values()}
-    for program, highest in sorted(used.items()):
-        mapping = by_program.get(program)
-        if not mapping:
-            errors.append("no mapping %s with build id %s among %s" % (
-                program[0], program[1],
-                sorted((m["file"], m["build_id"]) for m in mappings.values())))
+    for index, (name, highest) in sorted(used.items()):
+        mapping = mappings.get(index + 1)
+        start = (index + 1) << 40
+        if not mapping or mapping["file"] != name or mapping["build_id"]:
+            errors.append("mapping %d: %s, expected %s without a build id" % (
+                index + 1, mapping and (mapping["file"], mapping["build_id"]), name))
             continue
-        if (mapping["start"], mapping["limit"], mapping["offset"]) != (0, highest + 1, 0):
-            errors.append("mapping %s: 0x%x/0x%x/0x%x, expected 0x0/0x%x/0x0" % (
-                program[0], mapping["start"], mapping["limit"], mapping["offset"],
-                highest + 1))
+        if (mapping["start"], mapping["limit"], mapping["offset"]) != (start, start + highest + 1, 0):
+            errors.append("mapping %s: 0x%x/0x%x/0x%x, expected 0x%x/0x%x/0x0" % (
+                name, mapping["start"], mapping["limit"], mapping["offset"],
+                start, start + highest + 1))
     if len(default) != 1:
         errors.append("pprof marks %d default sample types" % len(default))
     for error in errors[:40]:

@@ -5,8 +5,10 @@
 # bases). Expected leaf counts come from the real pprof's view of the
 # perf script conversion: RVA = address - mapping start + file offset, for
 # mappings with a known range whose RVAs fit in 32 bits; actual ones from
-# the real pprof's view of the SPT conversion (mapping = binary, address =
-# RVA). perf's cpu-clock event becomes SPT's timer (ETW_INSTR) records.
+# the real pprof's view of the SPT conversion (mapping = binary, RVA =
+# address - mapping start; an RVA below 0x1000, e.g. in [vdso], is on a
+# location without a mapping, so its binary is compared as ""). perf's
+# cpu-clock event becomes SPT's timer (ETW_INSTR) records.
 set -u
 [ -x "$PPROF" ] || { echo "SKIPPED: pprof not built (make build/tools/pprof)"; exit 77; }
 here=$(cd "$(dirname "$0")/../.." && pwd)
@@ -42,7 +44,8 @@ def perf_leaf_counts(text):
             rva = address - mapping["start"] + mapping["offset"]
             if 0 <= rva < 2**32:
                 event = column[: -len("_sample")].split(":")[0]
-                counts[(mapping["name"], KINDS.get(event, "timer"), rva)] += value
+                binary = mapping["name"] if rva >= 0x1000 else ""
+                counts[(binary, KINDS.get(event, "timer"), rva)] += value
     return counts
 
 def spt_leaf_counts(text):
@@ -52,9 +55,10 @@ def spt_leaf_counts(text):
         if len(s["stack"]) != 1:
             continue  # call-stack records and LBR pairs
         address, mapping_id = locations[s["stack"][0]]
+        mapping = mappings.get(mapping_id, {"name": "", "start": 0})
         for column, value in s["values"].items():
             if value and column not in ("callstack", "lbr_branch"):
-                counts[(mappings[mapping_id]["name"], column, address)] += value
+                counts[(mapping["name"], column, address - mapping["start"])] += value
     return counts
 
 want = perf_leaf_counts(open(sys.argv[2]).read())

@@ -79,8 +79,8 @@ for s in samples:
         if column in ("lbr_branch", "callstack"):
             continue
         assert len(s["stack"]) == 1, s
-        address, mapping = locations[s["stack"][0]]
-        got_ip[(column, mappings[mapping]["name"], address)] += value
+        address, mapping = locations[s["stack"][0]]  # SPT: at mapping start + RVA
+        got_ip[(column, mappings[mapping]["name"], address - mappings[mapping]["start"])] += value
 bad = 0
 if got_total != want_total:
     print("FAIL: column totals: pprof %s, input %s" % (dict(got_total), dict(want_total)))

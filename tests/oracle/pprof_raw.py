@@ -10,7 +10,7 @@ pprof -raw prints, after a header:
         V1 V2: LOC LOC ...
                 LABEL:[VALUE] ...
   Locations
-       ID: 0xADDR M=MAPPING FUNCTION FILE:LINE s=START
+       ID: 0xADDR M=MAPPING FUNCTION FILE:LINE s=START   (no M=: mapping 0)
                    (more lines of inlined functions)
   Mappings
   ID: 0xSTART/0xLIMIT/0xOFFSET NAME BUILDID [FN][FL][LN][IN]
@@ -44,9 +44,9 @@ def parse(text):
             elif samples:
                 samples[-1]["labels"] += line.strip() + " "
         elif section == "locations":
-            m = re.match(r"^\s+(\d+): (0x[0-9a-f]+) M=(\d+)", line)
-            if m:
-                locations[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3)))
+            m = re.match(r"^\s+(\d+): (0x[0-9a-f]+)(?: M=(\d+)|\s|$)", line)
+            if m:  # no M=: a location without a mapping (mapping 0)
+                locations[int(m.group(1))] = (int(m.group(2), 16), int(m.group(3) or 0))
         elif section == "mappings":
             m = re.match(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (.*?)\s*(\[.*\])?\s*$", line)
             if m:

@@ -592,6 +592,80 @@ static void test_spt_style_mapping(void **state)
 	}
 }
 
+/* A PE image by RVA (SPT): a PDB id, no range. */
+static uint32_t pe_module(struct fixture *f, const char *name, uint32_t age)
+{
+	struct pc_module mod = {
+		.name = intern(f, name),
+		.build_id = intern(f, "6d2a9f130c4b4e8a9f213b7c55d1e0a41a"),
+		.has_pdb = true,
+		.pdb = { 0x6d2a9f13, 0x0c4b, 0x4e8a,
+			 { 0x9f, 0x21, 0x3b, 0x7c, 0x55, 0xd1, 0xe0, 0xa4 }, age },
+	};
+
+	return pc_model_add_module(f->m, &mod);
+}
+
+static void test_pe_image_placed_for_pprof(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "unhalted_cycle");
+	uint32_t app = pe_module(f, "C:\\build\\app.exe", 0x1a);
+	uint32_t dll = pe_module(f, "\\Device\\HarddiskVolume3\\lib.dll", 2);
+	uint32_t headers = frame(f, app, 0x10, NULL, 0), code = frame(f, app, 0x2345, NULL, 0);
+	uint32_t lib = frame(f, dll, 0x1000, NULL, 0);
+	const Perftools__Profiles__Mapping *map;
+	Profile *p;
+
+	add(f, pc_model_add_stack(f->m, &headers, 1), 0, 0, col, 3);
+	add(f, pc_model_add_stack(f->m, &code, 1), 0, 0, col, 5);
+	add(f, pc_model_add_stack(f->m, &lib, 1), 0, 0, col, 7);
+	p = convert(f);
+	assert_int_equal(p->n_mapping, 2);
+	map = p->mapping[0];
+	assert_string_equal(str(p, map->filename), "/C:/build/app.exe");
+	assert_int_equal(map->memory_start, 1ull << 40);
+	assert_int_equal(map->memory_limit, (1ull << 40) + 0x2346);
+	assert_int_equal(map->file_offset, 0);
+	assert_int_equal(map->build_id, 0);
+	assert_false(map->has_functions);
+	map = p->mapping[1];
+	assert_string_equal(str(p, map->filename), "/Device/HarddiskVolume3/lib.dll");
+	assert_int_equal(map->memory_start, 2ull << 40);
+	assert_int_equal(map->memory_limit, (2ull << 40) + 0x1001);
+	assert_int_equal(p->n_location, 3);
+	assert_int_equal(p->location[0]->mapping_id, 0); /* in the headers */
+	assert_int_equal(p->location[0]->address, 0x10);
+	assert_int_equal(p->location[1]->mapping_id, 1);
+	assert_int_equal(p->location[1]->address, (1ull << 40) + 0x2345);
+	assert_int_equal(p->location[2]->mapping_id, 2);
+	assert_int_equal(p->location[2]->address, (2ull << 40) + 0x1000);
+	assert_int_equal(p->sample[0]->value[0], 3);
+	assert_true(has_comment(p, "mapping 1 /C:/build/app.exe: PDB "
+				   "{6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 0x1a"));
+	assert_true(has_comment(p, "mapping 2 /Device/HarddiskVolume3/lib.dll: PDB "
+				   "{6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 0x2"));
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_non_null(warning_like(&f->ctx, "1 locations lie below RVA 0x1000"));
+}
+
+static void test_pe_build_ids_option(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "unhalted_cycle");
+	uint32_t app = pe_module(f, "app.exe", 0x1a);
+	uint32_t code = frame(f, app, 0x2345, NULL, 0);
+	Profile *p;
+
+	add(f, pc_model_add_stack(f->m, &code, 1), 0, 0, col, 5);
+	pc_ctx_set(&f->ctx, "pe-build-ids", NULL);
+	p = convert(f);
+	assert_string_equal(str(p, p->mapping[0]->filename), "app.exe");
+	assert_string_equal(str(p, p->mapping[0]->build_id), "6d2a9f130c4b4e8a9f213b7c55d1e0a41a");
+	assert_int_equal(p->mapping[0]->memory_start, 1ull << 40);
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
 static void test_module_range_is_used(void **state)
 {
 	struct fixture *f = *state;
@@ -937,6 +1011,8 @@ int main(void)
 		TEST(test_labels_keep_units_and_zero),
 		TEST(test_lbr_becomes_to_from_samples),
 		TEST(test_spt_style_mapping),
+		TEST(test_pe_image_placed_for_pprof),
+		TEST(test_pe_build_ids_option),
 		TEST(test_module_range_is_used),
 		TEST(test_metadata_and_comments),
 		TEST(test_arcs_dropped_with_one_warning),
