@@ -26,10 +26,14 @@ SOVERSION := 0
 LIBVERSION := 0.1.0
 
 CFLAGS ?= -O2 -g
-PKGS := zlib libdeflate libprotobuf-c libxml-2.0
+PKGS := zlib libdeflate libprotobuf-c libxml-2.0 libelf
+# libiberty (cplus_demangle) has no pkg-config file: Debian's libiberty-dev
+# puts its headers in /usr/include/libiberty.
+LIBIBERTY_CFLAGS := -isystem /usr/include/libiberty
+LIBIBERTY_LIBS := -liberty
 PC_CFLAGS := -std=c11 -D_POSIX_C_SOURCE=200809L -pthread -Wall -Wextra \
-	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -pthread
+	$(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null) $(LIBIBERTY_CFLAGS)
+PC_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) $(LIBIBERTY_LIBS) -lm -pthread
 TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka 2>/dev/null)
 TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
@@ -48,7 +52,8 @@ BUILD ?= build
 endif
 
 GEN := build/gen
-LIB_SRC := $(wildcard src/base/*.c src/model/*.c src/readers/*.c src/writers/*.c src/pipeline/*.c)
+LIB_SRC := $(wildcard src/base/*.c src/model/*.c src/readers/*.c src/writers/*.c src/symbols/*.c \
+	src/pipeline/*.c)
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(BUILD)/gen/profile.pb-c.o
 CLI_OBJ := $(patsubst %.c,$(BUILD)/%.o,$(wildcard src/cli/*.c))
 TEST_SRC := $(wildcard tests/*/test_*.c)
@@ -146,7 +151,7 @@ fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
 build/fuzz/%: tests/fuzz/%.c $(FUZZ_SUPPORT) $(LIB_SRC) $(GEN)/profile.pb-c.c
 	@mkdir -p $(dir $@)
 	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(INCLUDES) -Itests -Itests/fuzz -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) \
+		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(LIBIBERTY_CFLAGS) $(INCLUDES) -Itests -Itests/fuzz -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) \
 		$(GEN)/profile.pb-c.c $(PC_LIBS)
 
 fuzz: fuzz-build

@@ -20,6 +20,7 @@ for tool in "$CLANG" "$MINGW"; do
 		{ echo "make-pe.sh: $tool not found (scripts/setup.sh installs it)" >&2; exit 1; }
 done
 mkdir -p "$OUT"
+OUT=$(cd "$OUT" && pwd) # absolute: the prefix map below must match the compile dir
 cp "$TOP/samples/pe/demo_app.c" "$TOP/samples/pe/demo_tool.c" "$OUT/"
 cd "$OUT"
 

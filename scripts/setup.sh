@@ -5,13 +5,17 @@
 # otherwise it prints the exact command to run and fails.
 set -eu
 
-BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev"
+# libelf (elfutils) and libiberty (binutils' cplus_demangle) serve the
+# symbolizer (--symbols): ELF symbol tables, build ids, demangling.
+BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev libelf-dev libiberty-dev"
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
 # sanitizers, python3 for test oracles; lld-14 and mingw-w64 gcc build the
 # Windows programs behind samples/demo-pe.spt (scripts/make-pe.sh), and
-# llvm gives pprof the llvm-symbolizer it runs to name their frames.
-TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64"
+# llvm gives pprof (and profconv --symbols) the llvm-symbolizer that names
+# their frames; perf, g++ and libc6-dbg let tests/e2e/symbols_perf.sh
+# check --symbols against perf's own names.
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64 linux-perf g++ libc6-dbg"
 
 missing=""
 for package in $BUILD_PACKAGES $TOOL_PACKAGES; do

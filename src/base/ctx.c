@@ -147,6 +147,12 @@ int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 	return 0;
 }
 
+void pc_ctx_clear_warnings(struct pc_ctx *ctx)
+{
+	ctx->nwarnings = 0;
+	ctx->dropped_warnings = 0;
+}
+
 void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from)
 {
 	ctx->dropped_warnings += from->dropped_warnings;

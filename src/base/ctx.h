@@ -97,6 +97,8 @@ bool pc_option_address(const struct pc_ctx *ctx, const char *name, uint64_t *val
 int pc_option_check(const struct pc_option_spec *spec, const char *value,
 		    struct pc_error *err);
 
+/* Forgets ctx's warnings (once they were added elsewhere). */
+void pc_ctx_clear_warnings(struct pc_ctx *ctx);
 /* Adds from's warnings (counts, and the first text of each kind) to ctx. */
 void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from);
 

@@ -12,4 +12,7 @@
  */
 size_t pc_utf8_char_len(const unsigned char *s, size_t avail);
 
+/* Writes code point code (at most U+10FFFF) as 1-4 bytes at dst; their count. */
+size_t pc_utf8_put(uint8_t *dst, uint32_t code);
+
 #endif

@@ -35,6 +35,26 @@ static void copy_frames(struct pc_model_copy *copy)
 	}
 }
 
+/* src's frames through expand: chains of dst frames (see copy.h). */
+static void expand_frames(struct pc_model_copy *copy, pc_frame_expand_fn expand, void *data)
+{
+	size_t nframes = pc_model_nframes(copy->src), used = 0, cap = 0;
+	struct pc_frame out[PC_MAX_EXPANSION];
+
+	copy->frame_map = pc_xcalloc(nframes + 1, sizeof(*copy->frame_map));
+	copy->chain_at = pc_xcalloc(nframes + 2, sizeof(*copy->chain_at));
+	for (uint32_t f = 1; f <= nframes; f++) {
+		size_t n = expand(data, copy, f, out, PC_MAX_EXPANSION);
+
+		copy->chain_at[f] = (uint32_t)used;
+		pc_grow(&copy->chain, &cap, used + n, sizeof(*copy->chain));
+		for (size_t i = 0; i < n; i++)
+			copy->chain[used++] = pc_model_add_frame(copy->dst, &out[i]);
+		copy->frame_map[f] = copy->chain[used - 1];
+	}
+	copy->chain_at[nframes + 1] = (uint32_t)used;
+}
+
 static void copy_labelsets(struct pc_model_copy *copy)
 {
 	const struct pc_model *src = copy->src;
@@ -73,7 +93,10 @@ void pc_model_copy_end(struct pc_model_copy *copy)
 	free(copy->module_map);
 	free(copy->frame_map);
 	free(copy->labelset_map);
+	free(copy->chain_at);
+	free(copy->chain);
 	copy->module_map = copy->frame_map = copy->labelset_map = NULL;
+	copy->chain_at = copy->chain = NULL;
 }
 
 void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *comment)
@@ -106,15 +129,23 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
 static uint32_t map_stack(const struct pc_model_copy *copy, uint32_t id, uint32_t **buf,
 			  size_t *cap)
 {
-	size_t n;
+	size_t n, used = 0;
 	const uint32_t *frames = pc_model_stack(copy->src, id, &n);
 
 	if (!id)
 		return 0;
-	pc_grow(buf, cap, n, sizeof(**buf));
-	for (size_t i = 0; i < n; i++)
-		(*buf)[i] = copy->frame_map[frames[i]];
-	return pc_model_add_stack(copy->dst, *buf, n);
+	for (size_t i = 0; i < n; i++) {
+		uint32_t at = copy->chain_at ? copy->chain_at[frames[i]] : 0;
+		size_t len = copy->chain_at ? copy->chain_at[frames[i] + 1] - at : 1;
+
+		pc_grow(buf, cap, used + len, sizeof(**buf));
+		if (copy->chain_at)
+			memcpy(*buf + used, copy->chain + at, len * sizeof(**buf));
+		else
+			(*buf)[used] = copy->frame_map[frames[i]];
+		used += len;
+	}
+	return pc_model_add_stack(copy->dst, *buf, used);
 }
 
 /* from's branch stack id as an id of into, through the frame map. */
@@ -195,10 +226,10 @@ static int merge_arcs(const struct pc_model_copy *copy)
 	return 0;
 }
 
-int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
-		   size_t err_size)
+static int merge(struct pc_model *into, const struct pc_model *from,
+		 pc_frame_expand_fn expand, void *data, char *err_text, size_t err_size)
 {
-	struct pc_model_copy copy;
+	struct pc_model_copy copy = { .src = from, .dst = into };
 	int column_map[PC_MAX_COLUMNS];
 	int status;
 
@@ -207,7 +238,13 @@ int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err
 			 PC_MAX_COLUMNS);
 		return -1;
 	}
-	pc_model_copy_begin(&copy, from, into);
+	if (expand) {
+		copy_modules(&copy);
+		expand_frames(&copy, expand, data);
+		copy_labelsets(&copy);
+	} else {
+		pc_model_copy_begin(&copy, from, into);
+	}
 	pc_model_copy_metadata(&copy, NULL);
 	status = merge_samples(&copy, column_map);
 	if (!status)
@@ -217,4 +254,17 @@ int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err
 			 (unsigned long long)PC_COUNT_MAX);
 	pc_model_copy_end(&copy);
 	return status;
+}
+
+int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
+		   size_t err_size)
+{
+	return merge(into, from, NULL, NULL, err_text, err_size);
+}
+
+int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
+			    pc_frame_expand_fn expand, void *data, char *err_text,
+			    size_t err_size)
+{
+	return merge(into, from, expand, data, err_text, err_size);
 }

@@ -13,7 +13,23 @@ struct pc_model_copy {
 	const struct pc_model *src;
 	struct pc_model *dst;
 	uint32_t *module_map, *frame_map, *labelset_map; /* src id -> dst id */
+	/*
+	 * With an expansion (pc_model_copy_expanded): src frame f stands for
+	 * dst frames chain[chain_at[f] .. chain_at[f + 1]), leaf first, and
+	 * frame_map[f] is the last of them (the physical frame).
+	 */
+	uint32_t *chain_at, *chain;
 };
+
+/*
+ * What a frame of src becomes in dst, for symbolization: up to max frames
+ * with dst's module and string ids (copy->module_map, pc_model_copy_str),
+ * the inlined ones first (PC_FRAME_INLINE), the physical frame last; their
+ * count, at least 1.
+ */
+typedef size_t (*pc_frame_expand_fn)(void *data, const struct pc_model_copy *copy,
+				     uint32_t src_frame, struct pc_frame *out, size_t max);
+#define PC_MAX_EXPANSION 64
 
 /* Copies src's modules, frames and label sets into dst and maps their ids. */
 void pc_model_copy_begin(struct pc_model_copy *copy, const struct pc_model *src,
@@ -35,5 +51,14 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
  */
 int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
 		   size_t err_size);
+
+/*
+ * pc_model_merge with every frame of from replaced by what expand makes
+ * of it: stacks take the whole chains, branches and arcs the physical
+ * frames. into is a new model (its metadata are from's).
+ */
+int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
+			    pc_frame_expand_fn expand, void *data, char *err_text,
+			    size_t err_size);
 
 #endif

@@ -6,6 +6,7 @@
 #include "pipeline/convert.h"
 #include "pipeline/options.h"
 #include "model/copy.h"
+#include "symbols/symbolize.h"
 
 #include "profconv.h"
 
@@ -19,7 +20,7 @@ struct profconv_profile {
 	char dropped[80];    /* the text of the "more warnings" line */
 	bool broken;         /* a read failed halfway: it holds part of that input */
 	uint64_t read_bytes;
-	double read_seconds, finalize_seconds, write_seconds;
+	double read_seconds, finalize_seconds, symbolize_seconds, write_seconds;
 	unsigned threads;
 };
 
@@ -198,6 +199,15 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	pc_model_finalize(p->model);
 	pc_release_free_memory(); /* finalize's sorting space, before a writer's */
 	p->finalize_seconds += seconds_now() - end;
+	if (pc_symbolize_wanted(&ctx)) {
+		pc_ctx_clear_warnings(&ctx); /* the read's are in p->log */
+		start = seconds_now();
+		status = pc_symbolize(&ctx, &p->model);
+		p->symbolize_seconds += seconds_now() - start;
+		pc_ctx_add_warnings(&p->log, &ctx);
+		if (status)
+			return give_ctx_error(error, &ctx);
+	}
 	return 0;
 }
 
@@ -367,6 +377,8 @@ double profconv_profile_stat(const profconv_profile *p, const char *name)
 		return p->read_seconds;
 	if (!strcmp(name, "finalize_seconds"))
 		return p->finalize_seconds;
+	if (!strcmp(name, "symbolize_seconds"))
+		return p->symbolize_seconds;
 	if (!strcmp(name, "write_seconds"))
 		return p->write_seconds;
 	if (!strcmp(name, "threads"))
@@ -492,6 +504,26 @@ int profconv_check_options(const char *reader_name, const char *writer_name,
 	return 0;
 }
 
+/* info --symbols: reads path and says what the symbolizer finds for it. */
+static int info_symbols(struct pc_ctx *ctx, const char *path, const struct pc_reader *reader,
+			FILE *out)
+{
+	struct pc_model *m;
+	int status;
+
+	if (!strcmp(path, "-"))
+		return pc_fail(&ctx->err, PC_STATUS_USAGE,
+			       "info --symbols reads its input twice: give a file, not standard input");
+	m = pc_model_new();
+	status = pc_read_input(ctx, path, reader, m, NULL);
+	if (!status) {
+		pc_model_finalize(m);
+		status = pc_symbolize_report(ctx, m, out);
+	}
+	pc_model_free(m);
+	return status;
+}
+
 int profconv_info(const char *path, const char *format, const char *const *options,
 		  FILE *out, FILE *warnings, char **error)
 {
@@ -508,7 +540,9 @@ int profconv_info(const char *path, const char *format, const char *const *optio
 		return give_ctx_error(error, &ctx);
 	if (!reader)
 		reader = pc_detect(&in, &ctx.err);
-	if (reader && !reader->info) {
+	if (reader && pc_symbolize_wanted(&ctx) && !views) {
+		/* --symbols alone: that view only */
+	} else if (reader && !reader->info) {
 		pc_error_set_path(&ctx.err, in.name);
 		pc_fail(&ctx.err, PC_STATUS_INPUT, "%s input has no info view", reader->name);
 	} else if (reader) {
@@ -516,6 +550,8 @@ int profconv_info(const char *path, const char *format, const char *const *optio
 		pc_error_set_path(&ctx.err, in.name);
 	}
 	pc_input_close(&in);
+	if (reader && !status && !ctx.err.status && pc_symbolize_wanted(&ctx))
+		status = info_symbols(&ctx, path, reader, out);
 	fflush(out);
 	if (warnings)
 		pc_ctx_print_warnings(&ctx, warnings);

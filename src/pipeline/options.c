@@ -10,6 +10,12 @@ const struct pc_option_spec pc_pipeline_options[] = {
 	  64 },
 	{ "progress", PC_OPTION_FLAG, NULL,
 	  "a progress bar on standard error for inputs over 50 MB (default: on a terminal)", 0 },
+	/* the symbolizer's (symbols/symbolize.h), kept as settings */
+	{ "symbols", PC_OPTION_TEXT, "PATH[:PATH...]",
+	  "name frames from the binaries in these directories (or files)", 0 },
+	{ "kallsyms", PC_OPTION_TEXT, "FILE", "name kernel frames from this /proc/kallsyms copy", 0 },
+	{ "inline", PC_OPTION_FLAG, NULL, "with --symbols: inlined frames and file:line too", 0 },
+	{ "no-demangle", PC_OPTION_FLAG, NULL, "with --symbols: keep C++ and Rust names mangled", 0 },
 	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
 };
 
@@ -74,7 +80,8 @@ static int not_for_this_run(struct pc_ctx *ctx, const struct pc_writer *writer,
 		       writer->name, takers);
 }
 
-static void set_pipeline_option(struct pc_options *opt, const char *name, const char *value)
+/* Sets one of the options every stage reads; false if name is not one. */
+static bool set_pipeline_option(struct pc_options *opt, const char *name, const char *value)
 {
 	if (!strcmp(name, "strict"))
 		opt->strict = true;
@@ -86,6 +93,9 @@ static void set_pipeline_option(struct pc_options *opt, const char *name, const 
 		opt->threads = (unsigned)strtoul(value, NULL, 10);
 	else if (!strcmp(name, "progress"))
 		opt->progress = true;
+	else
+		return false;
+	return true;
 }
 
 int pc_option_apply(struct pc_ctx *ctx, const struct pc_reader *reader,
@@ -97,10 +107,8 @@ int pc_option_apply(struct pc_ctx *ctx, const struct pc_reader *reader,
 		return not_for_this_run(ctx, writer, name);
 	if (pc_option_check(spec, value, &ctx->err))
 		return -1;
-	if (find_in(pc_pipeline_options, name)) {
-		set_pipeline_option(&ctx->opt, name, value);
+	if (find_in(pc_pipeline_options, name) && set_pipeline_option(&ctx->opt, name, value))
 		return 0;
-	}
 	if (pc_ctx_set(ctx, spec->name, value))
 		return pc_fail(&ctx->err, PC_STATUS_USAGE, "more than %d format options given",
 			       PC_MAX_SETTINGS);

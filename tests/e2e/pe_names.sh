@@ -19,7 +19,10 @@
 #     and a comment holds its PDB GUID and age; with --pe-build-ids the
 #     build id is the GUID+age key;
 #   - an RVA below 0x1000 (a PE's headers) stays on a location without a
-#     mapping, with its count, and one warning says so.
+#     mapping, with its count, and one warning says so;
+#   - `profconv convert --symbols DIR -t folded` (no pprof) names the same
+#     functions with the same counts, and refuses a binary whose PDB age
+#     differs from the trace's (with a warning) while naming the other.
 #
 # Environment (tests/run.sh): PROFCONV, PPROF, BUILD, SAMPLES, TMPDIR.
 # Exit 0 pass, 77 skipped (with a "SKIPPED:" line), else fail.
@@ -47,7 +50,8 @@ fail() {
 }
 
 bins="$TMPDIR/pe"
-sh "$top/scripts/make-pe.sh" "$bins" 2>"$TMPDIR/make-pe.err" ||
+# (built into a relative directory: the builds must not depend on where they are)
+(cd "$TMPDIR" && sh "$top/scripts/make-pe.sh" pe) 2>"$TMPDIR/make-pe.err" ||
 	{ cat "$TMPDIR/make-pe.err"; fail "scripts/make-pe.sh failed"; }
 
 # The GUID, age and image base of each built program.
@@ -141,6 +145,27 @@ view -raw "$TMPDIR/pe.pb.gz" >"$TMPDIR/raw" || fail "pprof -raw failed"
 unnamed=$(sed -n '/^Locations/,/^Mappings/p' "$TMPDIR/raw" | grep -c '^ *[0-9]*: 0x[0-9a-f]* M=[0-9]* *$')
 [ "$unnamed" -eq 0 ] || { cat "$TMPDIR/raw"; fail "$unnamed locations without a name"; }
 
+# profconv's own symbolizer, with no pprof involved: the same names and
+# counts in folded output (leaf = the function).
+"$PROFCONV" convert -q --symbols "$bins" -t folded -o "$TMPDIR/named.folded" "$samples/demo-pe.spt" ||
+	fail "convert --symbols failed"
+awk '{ n = split($1, f, ";"); sum[f[n]] += $2 } END { for (k in sum) print k, sum[k] }' \
+	"$TMPDIR/named.folded" | sort >"$TMPDIR/folded.got"
+diff "$TMPDIR/expected" "$TMPDIR/folded.got" >"$TMPDIR/folded.diff" ||
+	{ cat "$TMPDIR/named.folded" "$TMPDIR/folded.diff"; fail "--symbols does not name the frames as llvm-symbolizer does"; }
+# A binary whose PDB GUID differs from the trace's is refused, not used.
+sed 's/^program {4EE456C6-5835-9620-4C4C-44205044422E} 1/program {4EE456C6-5835-9620-4C4C-44205044422E} 2/' \
+	"$samples/demo-pe.sptspec" >"$TMPDIR/rebuilt.sptspec"
+"$build/tools/sptgen" "$TMPDIR/rebuilt.sptspec" "$TMPDIR/rebuilt.spt" || fail "sptgen failed"
+"$PROFCONV" convert --symbols "$bins" -t folded -o "$TMPDIR/rebuilt.folded" "$TMPDIR/rebuilt.spt" \
+	2>"$TMPDIR/rebuilt.err" || { cat "$TMPDIR/rebuilt.err"; fail "convert --symbols of a mismatched trace failed"; }
+grep -q "^profconv: warning: symbols: $bins/demo-app.exe: its PDB GUID and age differ from the profile's; not used\$" \
+	"$TMPDIR/rebuilt.err" || { cat "$TMPDIR/rebuilt.err"; fail "no warning for the mismatched PDB age"; }
+if grep -q 'checksum_block' "$TMPDIR/rebuilt.folded" || ! grep -q '^tool_sort 3600$' "$TMPDIR/rebuilt.folded"; then
+	cat "$TMPDIR/rebuilt.folded"
+	fail "the mismatched binary was used, or the matching one was not"
+fi
+
 # The mapping and its comment, as protoc reads them.
 decode() {
 	gzip -dc "$1" | protoc --decode=perftools.profiles.Profile -I "$proto" "$proto/profile.proto"
@@ -195,4 +220,4 @@ view -raw "$TMPDIR/headers.pb.gz" >"$TMPDIR/headers.raw" || fail "pprof -raw fai
 grep -q '^ *1: 0x10 *$' "$TMPDIR/headers.raw" &&
 	grep -q '^ *7: 1 *$' "$TMPDIR/headers.raw" ||
 	{ cat "$TMPDIR/headers.raw"; fail "the RVA 0x10 is not on an unmapped location with its 7 hits"; }
-echo "pe_names: $(wc -l <"$TMPDIR/expected") functions named with exact flat counts"
+echo "pe_names: $(wc -l <"$TMPDIR/expected") functions named with exact flat counts by pprof and by --symbols"

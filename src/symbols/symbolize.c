@@ -1,0 +1,779 @@
+/*
+ * symbolize.c - names for unnamed frames (symbolize.h): per module, a
+ * source is found once (a symbol table, or a binary for llvm-symbolizer);
+ * each unnamed frame is looked up once; llvm-symbolizer answers every PE
+ * (and --inline ELF) query of the profile in one run; the profile is then
+ * copied with each frame replaced by its named chain (model/copy.h).
+ */
+#include "symbols/symbolize.h"
+#include "symbols/elf_image.h"
+#include "symbols/llvm_symbolizer.h"
+#include "symbols/pe_image.h"
+#include "model/copy.h"
+
+#include <demangle.h>
+#include <errno.h>
+#include <sys/stat.h>
+
+#define SYMBOLS "symbols"
+#define PE_FIRST_SECTION 0x1000u /* an RVA below lies in the headers */
+
+
+enum source_kind {
+	SOURCE_NONE,   /* no names for this module */
+	SOURCE_SYMTAB, /* a symbol table, by address */
+	SOURCE_LLVM,   /* a binary for llvm-symbolizer */
+};
+
+struct source {
+	bool resolved;
+	enum source_kind kind;
+	bool pe, elf_open;
+	struct pc_elf_image elf;   /* for file offset -> link-time address */
+	struct pc_symtab *symtab;  /* owned, or the kallsyms table */
+	char *path;                /* the file used */
+	uint64_t image_base;       /* PE */
+};
+
+/* One named frame of a result, leaf (innermost) first. */
+struct named {
+	const char *function, *file;
+	uint32_t line;
+};
+
+struct symbolizer {
+	struct pc_ctx *ctx;
+	const struct pc_model *m;
+	char *dirs_text;
+	char **dirs;
+	size_t ndirs;
+	bool inlines, demangle;
+	struct source *sources;      /* per module id */
+	struct pc_symtab kallsyms;
+	bool kallsyms_loaded;
+	const char **symtab_name;    /* per frame: the name a symbol table gave it */
+	uint32_t *result_at;         /* per frame + 1: named[result_at[f] .. result_at[f + 1]) */
+	struct named *named;
+	size_t nnamed, named_cap;
+	struct pc_arena strings;
+	struct pc_llvm_query *queries;
+	uint32_t *query_frame;
+	size_t nqueries, queries_cap, query_frame_cap;
+	struct pc_llvm_answers answers;
+	char missing[200];           /* names of binaries not found, for one warning */
+	size_t nmissing;
+};
+
+bool pc_symbolize_wanted(const struct pc_ctx *ctx)
+{
+	return pc_option_text(ctx, "symbols") || pc_option_text(ctx, "kallsyms");
+}
+
+/* ---- finding files ---- */
+
+static bool is_file(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode);
+}
+
+static const char *base_name(const char *path)
+{
+	const char *slash = strrchr(path, '/'), *backslash = strrchr(path, '\\');
+
+	if (backslash && (!slash || backslash > slash))
+		slash = backslash;
+	return slash ? slash + 1 : path;
+}
+
+static char *join(const char *dir, const char *rest)
+{
+	size_t len = strlen(dir) + strlen(rest) + 2;
+	char *path = pc_xmalloc(len);
+
+	snprintf(path, len, "%s%s%s", dir, *rest == '/' ? "" : "/", rest);
+	return path;
+}
+
+static void split_dirs(struct symbolizer *s, const char *text)
+{
+	size_t cap = 0;
+	char *at;
+
+	if (!text)
+		return;
+	s->dirs_text = pc_xmalloc(strlen(text) + 1);
+	memcpy(s->dirs_text, text, strlen(text) + 1);
+	for (at = s->dirs_text; at;) {
+		char *colon = strchr(at, ':');
+
+		if (colon)
+			*colon = '\0';
+		if (*at) {
+			pc_grow(&s->dirs, &cap, s->ndirs + 1, sizeof(*s->dirs));
+			s->dirs[s->ndirs++] = at;
+		}
+		at = colon ? colon + 1 : NULL;
+	}
+}
+
+#define MAX_CANDIDATES 64
+
+static void add_candidate(char **paths, size_t *n, char *path)
+{
+	if (*n < MAX_CANDIDATES)
+		paths[(*n)++] = path;
+	else
+		free(path);
+}
+
+static char *copy_text(const char *text)
+{
+	size_t len = strlen(text) + 1;
+	char *copy = pc_xmalloc(len);
+
+	memcpy(copy, text, len);
+	return copy;
+}
+
+/*
+ * Where a binary may be, in order (paths malloc'ed, maybe absent): per
+ * directory its build-id file, perf's build-id cache entry (.../elf), the
+ * path under the directory, the base name in it; then the distribution's
+ * debug file by build id and the binary's own path.
+ */
+static size_t candidates(const struct symbolizer *s, const char *name, const char *build_id,
+			 char **paths)
+{
+	bool by_id = strlen(build_id) >= 3;
+	char rest[300];
+	size_t n = 0;
+
+	for (size_t d = 0; d < s->ndirs; d++) {
+		if (by_id) {
+			snprintf(rest, sizeof(rest), ".build-id/%.2s/%s", build_id, build_id + 2);
+			add_candidate(paths, &n, join(s->dirs[d], rest));
+			snprintf(rest, sizeof(rest), ".build-id/%.2s/%s/elf", build_id, build_id + 2);
+			add_candidate(paths, &n, join(s->dirs[d], rest));
+		}
+		if (*name == '/')
+			add_candidate(paths, &n, join(s->dirs[d], name));
+		add_candidate(paths, &n, join(s->dirs[d], base_name(name)));
+	}
+	if (by_id) {
+		snprintf(rest, sizeof(rest), "/usr/lib/debug/.build-id/%.2s/%s.debug", build_id,
+			 build_id + 2);
+		add_candidate(paths, &n, copy_text(rest));
+	}
+	if (*name == '/')
+		add_candidate(paths, &n, copy_text(name));
+	return n;
+}
+
+static void free_paths(char **paths, size_t from, size_t n)
+{
+	for (size_t i = from; i < n; i++)
+		free(paths[i]);
+}
+
+static void note_missing(struct symbolizer *s, const char *name)
+{
+	size_t used = strlen(s->missing);
+
+	if (s->nmissing++ < 4)
+		snprintf(s->missing + used, sizeof(s->missing) - used, "%s%s", used ? ", " : "",
+			 name);
+}
+
+/* ---- sources ---- */
+
+/* The PDB key of an image as the model's pdb id holds it. */
+static bool same_pdb(const struct pc_pe_image *pe, const struct pc_pdb_id *id)
+{
+	return pc_le32(pe->guid) == id->data1 && pc_le16(pe->guid + 4) == id->data2 &&
+	       pc_le16(pe->guid + 6) == id->data3 && !memcmp(pe->guid + 8, id->data4, 8) &&
+	       pe->age == id->age;
+}
+
+/* Why the PE file at path cannot stand for module; NULL if it can. */
+static const char *pe_mismatch(const char *path, const struct pc_module *module,
+			       struct pc_pe_image *pe, char *err, size_t err_size)
+{
+	if (pc_pe_image_read(path, pe, err, err_size))
+		return err;
+	if (!pe->has_codeview)
+		return "no CodeView record to check its PDB GUID and age against";
+	if (!same_pdb(pe, &module->pdb))
+		return "its PDB GUID and age differ from the profile's";
+	return NULL;
+}
+
+static int pe_source(struct symbolizer *s, const struct pc_module *module, struct source *src)
+{
+	const char *name = pc_str(s->m, module->name);
+	char *paths[MAX_CANDIDATES];
+	size_t n = candidates(s, name, "", paths);
+
+	for (size_t i = 0; i < n; i++) {
+		struct pc_pe_image pe;
+		char err[200];
+		const char *why;
+
+		if (!is_file(paths[i]))
+			continue;
+		if ((why = pe_mismatch(paths[i], module, &pe, err, sizeof(err)))) {
+			if (pc_warn(s->ctx, SYMBOLS, "%s: %s; not used", paths[i], why)) {
+				free_paths(paths, 0, n);
+				return -1;
+			}
+			continue;
+		}
+		src->kind = SOURCE_LLVM;
+		src->pe = true;
+		src->path = paths[i];
+		src->image_base = pe.image_base;
+		free_paths(paths, 0, i);
+		free_paths(paths, i + 1, n);
+		return 0;
+	}
+	free_paths(paths, 0, n);
+	note_missing(s, base_name(name));
+	return 0;
+}
+
+/* A stripped file's symbols: its .gnu_debuglink file, found and CRC-checked. */
+static bool debuglink_symbols(const struct pc_elf_image *elf, const char *path,
+			      struct pc_symtab *symtab)
+{
+	int dir_len = (int)(base_name(path) - path);
+
+	for (int i = 0; i < 3; i++) {
+		char debug_path[4096];
+		struct pc_elf_image debug;
+		uint32_t crc;
+		char err[200];
+
+		/* beside it, in .debug beside it, under /usr/lib/debug */
+		if (i == 0)
+			snprintf(debug_path, sizeof(debug_path), "%.*s%s", dir_len, path, elf->debuglink);
+		else if (i == 1)
+			snprintf(debug_path, sizeof(debug_path), "%.*s.debug/%s", dir_len, path,
+				 elf->debuglink);
+		else
+			snprintf(debug_path, sizeof(debug_path), "/usr/lib/debug%.*s%s", dir_len, path,
+				 elf->debuglink);
+		if (!is_file(debug_path) || !pc_file_crc32(debug_path, &crc) ||
+		    crc != elf->debuglink_crc || pc_elf_image_open(debug_path, &debug, err, sizeof(err)))
+			continue;
+		pc_elf_image_symbols(&debug, symtab);
+		pc_elf_image_close(&debug);
+		return true;
+	}
+	return false;
+}
+
+/*
+ * A stripped file's symbols from its separate debug file, found by its
+ * build id under each --symbols directory and /usr/lib/debug (where
+ * Debian's -dbg packages put them).
+ */
+static bool debug_file_symbols(const struct symbolizer *s, const struct pc_elf_image *elf,
+			       struct pc_symtab *symtab)
+{
+	const char *id = elf->build_id;
+	char rest[300];
+
+	if (strlen(id) < 3)
+		return false;
+	snprintf(rest, sizeof(rest), ".build-id/%.2s/%s.debug", id, id + 2);
+	for (size_t d = 0; d <= s->ndirs; d++) {
+		char *path = join(d < s->ndirs ? s->dirs[d] : "/usr/lib/debug", rest);
+		struct pc_elf_image debug;
+		char err[200];
+		bool used = false;
+
+		if (is_file(path) && !pc_elf_image_open(path, &debug, err, sizeof(err))) {
+			used = debug.has_symtab && !strcmp(debug.build_id, id);
+			if (used)
+				pc_elf_image_symbols(&debug, symtab);
+			pc_elf_image_close(&debug);
+		}
+		free(path);
+		if (used)
+			return true;
+	}
+	return false;
+}
+
+/* Opens the ELF file at path as src's if its build id is the module's. */
+static int try_elf(struct symbolizer *s, const char *path, const char *name,
+		   const char *build_id, struct source *src, bool *taken)
+{
+	char err[200];
+
+	*taken = false;
+	if (!is_file(path) || pc_elf_image_open(path, &src->elf, err, sizeof(err)))
+		return 0;
+	if (*build_id && strcmp(build_id, src->elf.build_id)) {
+		int ret = pc_warn(s->ctx, SYMBOLS,
+				  "%s: build id %s differs from the profile's %s for %s; not used",
+				  path, *src->elf.build_id ? src->elf.build_id : "(none)", build_id,
+				  name);
+
+		pc_elf_image_close(&src->elf);
+		return ret;
+	}
+	*taken = true;
+	return 0;
+}
+
+static int elf_source(struct symbolizer *s, const struct pc_module *module, struct source *src)
+{
+	const char *name = pc_str(s->m, module->name);
+	const char *build_id = pc_str(s->m, module->build_id);
+	char *paths[MAX_CANDIDATES];
+	size_t n = candidates(s, name, build_id, paths), i;
+	bool taken = false;
+
+	for (i = 0; i < n && !taken; i++)
+		if (try_elf(s, paths[i], name, build_id, src, &taken)) {
+			free_paths(paths, 0, n);
+			return -1;
+		}
+	if (!taken) {
+		free_paths(paths, 0, n);
+		note_missing(s, base_name(name));
+		return 0;
+	}
+	src->path = paths[i - 1];
+	free_paths(paths, 0, i - 1);
+	free_paths(paths, i, n);
+	src->elf_open = true;
+	if (s->inlines) {
+		src->kind = SOURCE_LLVM;
+		return 0;
+	}
+	src->kind = SOURCE_SYMTAB;
+	src->symtab = pc_xmalloc(sizeof(*src->symtab));
+	pc_symtab_init(src->symtab);
+	if (src->elf.has_symtab || (!debug_file_symbols(s, &src->elf, src->symtab) &&
+				    !debuglink_symbols(&src->elf, src->path, src->symtab)))
+		pc_elf_image_symbols(&src->elf, src->symtab);
+	return 0;
+}
+
+static int table_source(struct symbolizer *s, const char *path, bool kallsyms,
+			struct pc_symtab *symtab)
+{
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return pc_warn(s->ctx, SYMBOLS, "%s: %s", path, strerror(errno));
+	pc_symtab_add_lines(symtab, f, kallsyms);
+	fclose(f);
+	return 0;
+}
+
+static bool is_kernel(const char *name)
+{
+	return !strncmp(name, "[kernel.kallsyms]", 17);
+}
+
+static bool is_perf_map(const char *name)
+{
+	const char *base = base_name(name);
+	size_t len = strlen(base);
+
+	return !strncmp(base, "perf-", 5) && len > 9 && !strcmp(base + len - 4, ".map");
+}
+
+static int kernel_source(struct symbolizer *s, struct source *src)
+{
+	const char *path = pc_option_text(s->ctx, "kallsyms");
+
+	if (!path)
+		return 0;
+	if (!s->kallsyms_loaded) {
+		s->kallsyms_loaded = true;
+		if (table_source(s, path, true, &s->kallsyms))
+			return -1;
+	}
+	src->kind = SOURCE_SYMTAB;
+	src->symtab = &s->kallsyms;
+	return 0;
+}
+
+static int map_source(struct symbolizer *s, const char *name, struct source *src)
+{
+	char *paths[MAX_CANDIDATES];
+	size_t n = candidates(s, name, "", paths), i;
+
+	for (i = 0; i < n && !is_file(paths[i]); i++)
+		;
+	if (i == n) {
+		free_paths(paths, 0, n);
+		note_missing(s, base_name(name));
+		return 0;
+	}
+	src->kind = SOURCE_SYMTAB;
+	src->path = paths[i];
+	free_paths(paths, 0, i);
+	free_paths(paths, i + 1, n);
+	src->symtab = pc_xmalloc(sizeof(*src->symtab));
+	pc_symtab_init(src->symtab);
+	return table_source(s, src->path, false, src->symtab);
+}
+
+/* Pseudo-files that have no binary to read: [vdso], //anon, [unknown]... */
+static bool is_pseudo(const char *name)
+{
+	return !*name || *name == '[' || !strncmp(name, "//", 2) || !strncmp(name, "/memfd:", 7) ||
+	       !strcmp(name, "[unknown]");
+}
+
+static int resolve_source(struct symbolizer *s, uint32_t id, struct source **out)
+{
+	struct source *src = &s->sources[id];
+	const struct pc_module *module = pc_model_module(s->m, id);
+	const char *name = pc_str(s->m, module->name);
+	int ret = 0;
+
+	*out = src;
+	if (src->resolved)
+		return 0;
+	src->resolved = true;
+	if (is_kernel(name))
+		ret = kernel_source(s, src);
+	else if (!s->ndirs)
+		ret = 0;
+	else if (module->has_pdb)
+		ret = pe_source(s, module, src);
+	else if (is_perf_map(name))
+		ret = map_source(s, name, src);
+	else if (!is_pseudo(name))
+		ret = elf_source(s, module, src);
+	return ret;
+}
+
+static void release_source(struct symbolizer *s, struct source *src)
+{
+	if (src->elf_open)
+		pc_elf_image_close(&src->elf);
+	if (src->symtab && src->symtab != &s->kallsyms) {
+		pc_symtab_release(src->symtab);
+		free(src->symtab);
+	}
+	free(src->path);
+}
+
+/* ---- addresses ---- */
+
+/* The address at runtime of a frame; false if it cannot be known. */
+static bool runtime_address(const struct pc_module *module, const struct pc_frame *frame,
+			    uint64_t *address)
+{
+	if ((frame->flags & PC_FRAME_ABSOLUTE) || !module->has_range) {
+		*address = frame->address;
+		return true;
+	}
+	if (frame->address < module->file_offset)
+		return false;
+	*address = module->start + (frame->address - module->file_offset);
+	return true;
+}
+
+/* The link-time address of an ELF frame. */
+static bool elf_address(const struct source *src, const struct pc_module *module,
+			const struct pc_frame *frame, uint64_t *address)
+{
+	uint64_t offset = frame->address;
+
+	if (frame->flags & PC_FRAME_ABSOLUTE) {
+		if (!module->has_range && src->elf.executable) {
+			*address = frame->address; /* not relocated */
+			return true;
+		}
+		if (!module->has_range || frame->address < module->start)
+			return false;
+		offset = frame->address - module->start + module->file_offset;
+	}
+	return pc_elf_image_vaddr(&src->elf, offset, address);
+}
+
+/* The VA llvm-symbolizer is asked about. */
+static bool llvm_address(const struct source *src, const struct pc_module *module,
+			 const struct pc_frame *frame, uint64_t *address)
+{
+	uint64_t rva = frame->address;
+
+	if (!src->pe)
+		return elf_address(src, module, frame, address);
+	if (frame->flags & PC_FRAME_ABSOLUTE) {
+		if (!module->has_range || frame->address < module->start)
+			return false;
+		rva = frame->address - module->start;
+	}
+	if (rva < PE_FIRST_SECTION)
+		return false;
+	*address = src->image_base + rva;
+	return true;
+}
+
+/* ---- naming ---- */
+
+static const char *keep_name(struct symbolizer *s, const char *name)
+{
+	char *demangled = s->demangle ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : NULL;
+	const char *text = demangled ? demangled : name;
+	size_t len = strlen(text);
+	char *copy = pc_arena_alloc(&s->strings, len + 1);
+
+	memcpy(copy, text, len + 1);
+	free(demangled);
+	return copy;
+}
+
+static void add_named(struct symbolizer *s, const char *function, const char *file,
+		      uint32_t line)
+{
+	pc_grow(&s->named, &s->named_cap, s->nnamed + 1, sizeof(*s->named));
+	s->named[s->nnamed++] = (struct named){ .function = function, .file = file, .line = line };
+}
+
+static void queue_query(struct symbolizer *s, const char *path, uint64_t address,
+			uint32_t frame)
+{
+	pc_grow(&s->queries, &s->queries_cap, s->nqueries + 1, sizeof(*s->queries));
+	pc_grow(&s->query_frame, &s->query_frame_cap, s->nqueries + 1, sizeof(*s->query_frame));
+	s->queries[s->nqueries] = (struct pc_llvm_query){ .path = path, .address = address };
+	s->query_frame[s->nqueries++] = frame;
+}
+
+static bool wants_name(const struct pc_frame *frame)
+{
+	return frame->module && !frame->function && (frame->flags & PC_FRAME_HAS_ADDRESS);
+}
+
+/* Looks a frame up in its module's symbol table, or queues it for llvm-symbolizer. */
+static int look_up(struct symbolizer *s, uint32_t id)
+{
+	const struct pc_frame *frame = pc_model_frame(s->m, id);
+	const struct pc_module *module;
+	const struct pc_symbol *symbol;
+	struct source *src;
+	uint64_t address;
+
+	if (!wants_name(frame))
+		return 0;
+	module = pc_model_module(s->m, frame->module);
+	if (resolve_source(s, frame->module, &src))
+		return -1;
+	if (src->kind == SOURCE_LLVM) {
+		if (llvm_address(src, module, frame, &address))
+			queue_query(s, src->path, address, id);
+		return 0;
+	}
+	if (src->kind != SOURCE_SYMTAB)
+		return 0;
+	if (!(src->elf_open ? elf_address(src, module, frame, &address)
+			    : runtime_address(module, frame, &address)))
+		return 0;
+	if ((symbol = pc_symtab_lookup(src->symtab, address)))
+		s->symtab_name[id] = keep_name(s, symbol->name);
+	return 0;
+}
+
+/* Runs llvm-symbolizer and files its answers under their frames. */
+static int ask_llvm(struct symbolizer *s, uint32_t *llvm_first, uint32_t *llvm_count)
+{
+	char err[300];
+
+	if (!s->nqueries)
+		return 0;
+	if (pc_llvm_symbolize(s->queries, s->nqueries, s->inlines, s->demangle, &s->answers, err,
+			      sizeof(err)))
+		return pc_fail(&s->ctx->err, PC_STATUS_INPUT, "%s", err);
+	for (size_t q = 0; q < s->nqueries; q++) {
+		uint32_t frame = s->query_frame[q];
+
+		llvm_first[frame] = (uint32_t)s->answers.first[q];
+		llvm_count[frame] = (uint32_t)(s->answers.first[q + 1] - s->answers.first[q]);
+	}
+	return 0;
+}
+
+/* Every frame's result: named[result_at[f] .. result_at[f + 1]). */
+static int name_frames(struct symbolizer *s)
+{
+	size_t nframes = pc_model_nframes(s->m);
+	uint32_t *llvm_first = pc_xcalloc(nframes + 1, sizeof(*llvm_first));
+	uint32_t *llvm_count = pc_xcalloc(nframes + 1, sizeof(*llvm_count));
+	int ret = 0;
+
+	s->symtab_name = pc_xcalloc(nframes + 1, sizeof(*s->symtab_name));
+	for (uint32_t f = 1; f <= nframes && !ret; f++)
+		ret = look_up(s, f);
+	if (!ret)
+		ret = ask_llvm(s, llvm_first, llvm_count);
+	s->result_at = pc_xcalloc(nframes + 2, sizeof(*s->result_at));
+	for (uint32_t f = 1; f <= nframes && !ret; f++) {
+		s->result_at[f] = (uint32_t)s->nnamed;
+		if (s->symtab_name[f])
+			add_named(s, s->symtab_name[f], NULL, 0);
+		for (uint32_t i = 0; i < llvm_count[f]; i++) {
+			const struct pc_llvm_frame *lf = &s->answers.frames[llvm_first[f] + i];
+
+			add_named(s, lf->function, *lf->file ? lf->file : NULL, lf->line);
+		}
+	}
+	s->result_at[nframes + 1] = (uint32_t)s->nnamed;
+	free(llvm_first);
+	free(llvm_count);
+	return ret;
+}
+
+/* pc_frame_expand_fn: a frame as named (inlined frames first), or as it was. */
+static size_t expand_frame(void *data, const struct pc_model_copy *copy, uint32_t id,
+			   struct pc_frame *out, size_t max)
+{
+	const struct symbolizer *s = data;
+	struct pc_frame frame = *pc_model_frame(s->m, id);
+	size_t first = s->result_at[id], n = s->result_at[id + 1] - first;
+
+	frame.module = copy->module_map[frame.module];
+	frame.function = pc_model_copy_str(copy, frame.function);
+	frame.file = pc_model_copy_str(copy, frame.file);
+	if (n > max) { /* the outermost inlined frames and the physical one */
+		first += n - max;
+		n = max;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct named *named = &s->named[first + i];
+
+		out[i] = frame;
+		out[i].function = pc_model_intern_cstr(copy->dst, named->function);
+		out[i].file = named->file ? pc_model_intern_cstr(copy->dst, named->file) : 0;
+		out[i].line = named->line;
+		if (i + 1 < n)
+			out[i].flags |= PC_FRAME_INLINE;
+	}
+	if (!n)
+		out[n++] = frame;
+	return n;
+}
+
+static void symbolizer_release(struct symbolizer *s)
+{
+	for (size_t i = 0; s->sources && i <= pc_model_nmodules(s->m); i++)
+		release_source(s, &s->sources[i]);
+	free(s->sources);
+	pc_symtab_release(&s->kallsyms);
+	free(s->dirs);
+	free(s->dirs_text);
+	free(s->symtab_name);
+	free(s->result_at);
+	free(s->named);
+	free(s->queries);
+	free(s->query_frame);
+	pc_llvm_answers_release(&s->answers);
+	pc_arena_release(&s->strings);
+}
+
+int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
+{
+	struct symbolizer s = {
+		.ctx = ctx, .m = *m,
+		.inlines = pc_option_flag(ctx, "inline"),
+		.demangle = !pc_option_flag(ctx, "no-demangle"),
+	};
+	struct pc_model *named;
+	char err[200];
+	int ret;
+
+	split_dirs(&s, pc_option_text(ctx, "symbols"));
+	pc_symtab_init(&s.kallsyms);
+	pc_arena_init(&s.strings);
+	s.sources = pc_xcalloc(pc_model_nmodules(*m) + 1, sizeof(*s.sources));
+	ret = name_frames(&s);
+	if (!ret && s.nmissing)
+		ret = pc_warn(ctx, SYMBOLS, "no usable file in %s for %zu of the binaries: %s%s",
+			      pc_option_text(ctx, "symbols"), s.nmissing, s.missing,
+			      s.nmissing > 4 ? ", ..." : "");
+	if (ret) {
+		symbolizer_release(&s);
+		return -1;
+	}
+	named = pc_model_new();
+	ret = pc_model_merge_expanded(named, *m, expand_frame, &s, err, sizeof(err));
+	symbolizer_release(&s);
+	if (ret) {
+		pc_model_free(named);
+		return pc_fail(&ctx->err, PC_STATUS_INPUT, "%s", err);
+	}
+	pc_model_finalize(named);
+	pc_model_free(*m);
+	*m = named;
+	return 0;
+}
+
+/* ---- what --symbols finds, for `profconv info --symbols` ---- */
+
+static void describe_source(const struct symbolizer *s, const char *name,
+			    const struct source *src, FILE *out)
+{
+	if (src->path)
+		fprintf(out, "%s", src->path);
+	else if (src->symtab == &s->kallsyms)
+		fprintf(out, "%s", pc_option_text(s->ctx, "kallsyms"));
+	else if (is_kernel(name))
+		fprintf(out, "no --kallsyms file");
+	else
+		fprintf(out, "%s", is_pseudo(name) ? "no file to read" : "not found");
+	if (src->pe)
+		fprintf(out, " (PE, image base 0x%llx)", (unsigned long long)src->image_base);
+	else if (src->elf_open && *src->elf.build_id)
+		fprintf(out, " (build id %s)", src->elf.build_id);
+}
+
+int pc_symbolize_report(struct pc_ctx *ctx, const struct pc_model *m, FILE *out)
+{
+	struct symbolizer s = {
+		.ctx = ctx, .m = m,
+		.inlines = pc_option_flag(ctx, "inline"),
+		.demangle = !pc_option_flag(ctx, "no-demangle"),
+	};
+	size_t nmodules = pc_model_nmodules(m);
+	size_t *wanted = pc_xcalloc(nmodules + 1, sizeof(*wanted));
+	size_t *named = pc_xcalloc(nmodules + 1, sizeof(*named));
+	int ret;
+
+	split_dirs(&s, pc_option_text(ctx, "symbols"));
+	pc_symtab_init(&s.kallsyms);
+	pc_arena_init(&s.strings);
+	s.sources = pc_xcalloc(nmodules + 1, sizeof(*s.sources));
+	ret = name_frames(&s);
+	for (uint32_t f = 1; !ret && f <= pc_model_nframes(m); f++) {
+		const struct pc_frame *frame = pc_model_frame(m, f);
+
+		if (!wants_name(frame))
+			continue;
+		wanted[frame->module]++;
+		named[frame->module] += s.result_at[f + 1] > s.result_at[f];
+	}
+	if (!ret)
+		fprintf(out, "symbols:\n");
+	for (uint32_t id = 1; !ret && id <= nmodules; id++) {
+		if (!wanted[id])
+			continue;
+		const char *name = pc_str(m, pc_model_module(m, id)->name);
+
+		fprintf(out, "  %s: ", name);
+		describe_source(&s, name, &s.sources[id], out);
+		fprintf(out, ": %zu of %zu addresses named\n", named[id], wanted[id]);
+	}
+	free(wanted);
+	free(named);
+	symbolizer_release(&s);
+	return ret;
+}

@@ -1,0 +1,118 @@
+#!/bin/sh
+# profconv's own symbolizer on perf script printed without symbols, checked
+# against perf's own symbolization of the same recording.
+#
+# Builds samples/perf/workload.c (C, threads, libc, kernel, a JIT map) and a
+# small C++ program with an inlined hot loop, records each with perf
+# (cpu-clock, frame-pointer call graphs, --buildid-mmap), and prints every
+# recording twice: with `-F comm,pid,tid,time,event,ip,dso,period
+# --show-mmap-events` (addresses only) and with `...,ip,sym,dso,period`
+# (perf's names). Then:
+#   - `profconv convert --symbols DIR --kallsyms COPY -t folded` of the
+#     addresses equals `profconv convert -t folded` of perf's names, line
+#     for line: the binaries by path, libc's and ld.so's symbols from
+#     Debian's debug files by build id, kernel symbols, the JIT map, C++
+#     names demangled, and perf's choice among aliases;
+#   - with --inline the C++ hot loop's frames end in the inlined function
+#     (DWARF names it "mix") under its caller, and with --no-demangle the caller is
+#     its mangled name.
+# Needs perf (linux-perf) with the right to record (root, or
+# perf_event_paranoid <= 1, and readable kernel addresses); otherwise skipped.
+#
+# Environment (tests/run.sh): PROFCONV, TMPDIR, SAMPLES.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+samples=${SAMPLES:-$top/samples}
+
+skip() {
+	echo "SKIPPED: $*"
+	exit 77
+}
+
+fail() {
+	echo "symbols_perf: $*"
+	exit 1
+}
+
+for tool in perf gcc g++ llvm-symbolizer; do
+	command -v "$tool" >/dev/null 2>&1 || skip "$tool is missing"
+done
+[ -x "${PROFCONV:-}" ] || skip "profconv is not built"
+cp /proc/kallsyms "$TMPDIR/kallsyms" 2>/dev/null || skip "cannot read /proc/kallsyms"
+awk '$1 !~ /^0+$/ { found = 1; exit } END { exit !found }' "$TMPDIR/kallsyms" ||
+	skip "kernel addresses are hidden (kernel.kptr_restrict)"
+
+bin="$TMPDIR/bin"
+mkdir -p "$bin"
+gcc -O1 -g -fno-omit-frame-pointer -pthread -o "$bin/workload" "$samples/perf/workload.c" ||
+	fail "cannot build the workload"
+cat >"$TMPDIR/spin.cc" <<'EOF'
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+namespace demo {
+static inline __attribute__((always_inline)) uint64_t mix(uint64_t x)
+{
+	for (int i = 0; i < 64; i++)
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+	return x;
+}
+struct Engine {
+	__attribute__((noinline)) uint64_t run(uint64_t seed, long rounds);
+};
+uint64_t Engine::run(uint64_t seed, long rounds)
+{
+	for (long r = 0; r < rounds; r++)
+		seed = mix(seed ^ (uint64_t)r);
+	return seed;
+}
+}
+int main(int argc, char **argv)
+{
+	demo::Engine engine;
+	std::printf("%llu\n", (unsigned long long)engine.run((uint64_t)argc,
+		    argc > 1 ? std::atol(argv[1]) : 3000000));
+	return 0;
+}
+EOF
+g++ -O2 -g -fno-omit-frame-pointer -o "$bin/spin" "$TMPDIR/spin.cc" || fail "cannot build spin.cc"
+
+record() { # name command...
+	name=$1
+	shift
+	perf record -q --buildid-mmap -e cpu-clock -F 1999 -g -o "$TMPDIR/$name.data" -- "$@" \
+		>"$TMPDIR/$name.out" 2>"$TMPDIR/$name.record.err" ||
+		skip "perf record failed: $(head -1 "$TMPDIR/$name.record.err")"
+	perf script -i "$TMPDIR/$name.data" -F comm,pid,tid,time,event,ip,dso,period \
+		--show-mmap-events >"$TMPDIR/$name.addrs" 2>/dev/null &&
+	perf script -i "$TMPDIR/$name.data" -F comm,pid,tid,time,event,ip,sym,dso,period \
+		>"$TMPDIR/$name.names" 2>/dev/null || fail "perf script failed on $name"
+}
+# the workload's JIT map (/tmp/perf-PID.map) is removed once both are printed
+record workload "$bin/workload" 300 --perf-map
+record spin "$bin/spin"
+
+compare() { # name
+	"$PROFCONV" convert -q --symbols "$bin" --kallsyms "$TMPDIR/kallsyms" -t folded \
+		-o "$TMPDIR/$1.ours" "$TMPDIR/$1.addrs" || fail "$1: convert --symbols failed"
+	"$PROFCONV" convert -q -t folded -o "$TMPDIR/$1.perfs" "$TMPDIR/$1.names" ||
+		fail "$1: convert of perf's names failed"
+	sort "$TMPDIR/$1.ours" >"$TMPDIR/$1.ours.sorted"
+	sort "$TMPDIR/$1.perfs" >"$TMPDIR/$1.perfs.sorted"
+	diff "$TMPDIR/$1.perfs.sorted" "$TMPDIR/$1.ours.sorted" >"$TMPDIR/$1.diff" ||
+		{ head -40 "$TMPDIR/$1.diff"; fail "$1: --symbols names frames otherwise than perf"; }
+	echo "symbols_perf: $1: $(wc -l <"$TMPDIR/$1.ours") stacks named as perf names them"
+}
+compare workload
+compare spin
+sed -n 's/^perf map //p' "$TMPDIR/workload.out" | xargs rm -f
+
+grep -q ';demo::Engine::run ' "$TMPDIR/spin.ours" || fail "spin: no demangled demo::Engine::run leaf"
+"$PROFCONV" convert -q --symbols "$bin" --inline -t folded -o "$TMPDIR/spin.inline" \
+	"$TMPDIR/spin.addrs" || fail "convert --inline failed"
+grep -q ';demo::Engine::run;mix ' "$TMPDIR/spin.inline" ||
+	{ sort -k2 -nr "$TMPDIR/spin.inline" | head; fail "--inline: no mix inlined under demo::Engine::run"; }
+"$PROFCONV" convert -q --symbols "$bin" --no-demangle -t folded -o "$TMPDIR/spin.mangled" \
+	"$TMPDIR/spin.addrs" || fail "convert --no-demangle failed"
+grep -q ';_ZN4demo6Engine3runEml ' "$TMPDIR/spin.mangled" ||
+	{ sort -k2 -nr "$TMPDIR/spin.mangled" | head; fail "--no-demangle: the mangled name is not kept"; }
