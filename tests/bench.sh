@@ -27,6 +27,13 @@
 # `profconv convert -v` (read, finalize, write) next to `cat`. Targets:
 # >= 100 MB/s end to end to pprof, <= 320 MB peak RSS.
 #
+# Symbolization (--symbols): perf script text of 1,000,000 one-frame
+# samples in a large real library (Debian's libLLVM-14, 44,000 dynamic
+# symbols over 100 MB of code) printed without names, once over 20,000
+# distinct addresses and once over about 1,000,000; `profconv convert -v
+# -t folded` with and without --symbols, and the symbolize phase alone:
+# it should follow the distinct addresses, not the samples.
+#
 # Generated files are cached in build/bench (regenerated when the
 # generator is newer). Each figure is the best of 3 runs; MB = 2^20 bytes.
 set -eu
@@ -174,3 +181,45 @@ measure "wc -l" "$wideperf" wc -l "$wideperf"
 measure_phases "profconv perf script -> pprof (2M sym)" "$wideperf" -f perf-script \
 	-o build/bench/wideperf.pb.gz "$wideperf"
 echo "(targets: >= 100 MB/s, <= 400 MB peak RSS)"
+
+# Symbolization: the same samples named by --symbols, over few and over
+# many distinct addresses (see the top of this file).
+echo
+lib=/usr/lib/x86_64-linux-gnu/libLLVM-14.so.1
+if [ ! -f "$lib" ]; then
+	echo "profconv bench: symbolization skipped: $lib is missing (apt-get install libllvm14)"
+	exit 0
+fi
+text_size=$(( $(readelf -lW "$lib" | awk '$1 == "LOAD" && $7 == "R" && $8 == "E" { print $5; exit }') ))
+for distinct in 20000 1000000; do
+	symperf=build/bench/symbols-$distinct.perf.txt
+	if [ ! -f "$symperf" ] || [ tests/bench.sh -nt "$symperf" ]; then
+		awk -v lib="$lib" -v size="$text_size" -v distinct="$distinct" 'BEGIN {
+			srand(1)
+			printf "prog 1000/1000 0.000000: PERF_RECORD_MMAP2 1000/1000: [0x7f0000000000(0x%x) @ 0 fd:01 1 0]: r-xp %s\n", size, lib
+			for (i = 0; i < distinct; i++)
+				addr[i] = 4096 + int(rand() * (size - 8192))
+			for (i = 0; i < 1000000; i++) {
+				printf "prog 1000/1000 %d.%06d:     250000 cpu-clock:\n", 1 + int(i / 1000000), i % 1000000
+				printf "\t7f00%08x (%s)\n\n", addr[int(rand() * distinct)], lib
+			}
+		}' >"$symperf.tmp" && mv "$symperf.tmp" "$symperf"
+	fi
+	echo "profconv bench: $(basename "$symperf"), $(wc -c < "$symperf") bytes, 1000000 samples over $distinct addresses drawn from $(basename "$lib")"
+	measure_phases "convert -t folded, no names" "$symperf" -f perf-script -t folded \
+		-o build/bench/symbols.folded "$symperf"
+	best=""
+	for _ in 1 2 3; do
+		out=$("$RUNSTAT" "$PROFCONV" convert -v --symbols "$(dirname "$lib")" -f perf-script -t folded \
+			-o build/bench/symbols.folded "$symperf" 2> build/bench/phases.txt)
+		[ "${out##* }" = 0 ] || { echo "bench: --symbols failed: $out" >&2; cat build/bench/phases.txt >&2; exit 1; }
+		seconds=$(sed -n 's/.*; symbolize \([0-9.]*\) s;.*/\1/p' build/bench/phases.txt)
+		best=$(printf '%s\n%s %s\n' "$best" "$out" "$seconds" |
+			awk 'NF { if (!b || $1 < b) { b = $1; r = $2; s = $4 } } END { print b, r, 0, s }')
+	done
+	echo "$best" | awk -v size="$(wc -c < "$symperf")" '{
+		printf "%-34s %9.1f MB/s %8.1f MB peak RSS  (%.3f s; symbolize %.3f s)\n",
+			"convert -t folded --symbols", size / 1048576 / $1, $2 / 1024, $1, $4 }'
+done
+echo "(symbolize time should follow the distinct addresses: a few ms for 20,000, not much"
+echo " more than reading the library's symbols; peers: perf script symbolizes every sample)"

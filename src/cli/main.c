@@ -358,19 +358,22 @@ static void print_summary(const profconv_profile *p, const struct cli *cli, doub
 	double megabytes = profconv_profile_stat(p, "read_bytes") / (1024.0 * 1024.0);
 	double read_seconds = profconv_profile_stat(p, "read_seconds");
 	unsigned threads = (unsigned)profconv_profile_stat(p, "threads");
-	char on_threads[32] = "";
+	double symbolize_seconds = profconv_profile_stat(p, "symbolize_seconds");
+	char on_threads[32] = "", symbolize[40] = "";
 
 	if (threads > 1)
 		snprintf(on_threads, sizeof(on_threads), " on %u threads", threads);
+	if (symbolize_seconds > 0)
+		snprintf(symbolize, sizeof(symbolize), "; symbolize %.3f s", symbolize_seconds);
 	fprintf(stderr,
 		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
-		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s; "
+		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s%s; "
 		"write %.3f s)\n",
 		profconv_profile_samples(p), profconv_profile_stacks(p), profconv_profile_frames(p),
 		profconv_profile_modules(p), profconv_profile_columns(p), cli->output, seconds,
 		megabytes, read_seconds, on_threads,
 		megabytes / (read_seconds > 1e-6 ? read_seconds : 1e-6),
-		profconv_profile_stat(p, "finalize_seconds"),
+		profconv_profile_stat(p, "finalize_seconds"), symbolize,
 		profconv_profile_stat(p, "write_seconds"));
 }
 
