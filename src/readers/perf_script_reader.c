@@ -49,9 +49,12 @@
  *                         (none: an empty stack). Labels: comm (string, when
  *                         not empty), pid (unit "pid", when printed or known),
  *                         tid (unit "tid"), cpu (unit "cpu", when printed).
- *                         Columns per event: <event>_sample (count, +1) and
- *                         <event>_event (count, + the printed period, else 1),
- *                         in the order of the "# event :" header lines, then
+ *                         Columns per event: <event>_sample (role SAMPLES,
+ *                         count, +1) and <event>_event (role WEIGHT, + the
+ *                         printed period, else 1; unit nanoseconds for
+ *                         cpu-clock and task-clock, with any modifier, when
+ *                         every sample of the event printed its period, else
+ *                         count), in the order of the "# event :" header lines, then
  *                         of first appearance; event = the name as printed
  *                         without its colon ("cycles:u", "sched:sched_switch",
  *                         "branch-misses/period=50/u"). The default column is
@@ -77,6 +80,11 @@
  *                         every "# key : value" line before the first sample
  *                         -> fact "perf.key" (blanks in key -> '_').
  *                         duration_nanos = last - first sample time.
+ *                         period_type = the default column's (type, unit);
+ *                         period = the period its event's samples printed
+ *                         when all printed the same, else the column's
+ *                         rounded mean (sum / samples); none when no sample
+ *                         printed a period.
  * What is lost: the time of each sample (identical samples are merged),
  * tracepoint payloads, PT flags, addr, insn and IPC fields, branch flags
  * (prediction, cycles, type), the misc, tod and guest fields, side records
@@ -109,7 +117,7 @@ static int add_event_columns(struct ps_reader *r, const char *name, size_t len, 
 {
 	char *type = scratch(r, 2 * len + sizeof("_sample") + 1);
 	char *event = type + len + sizeof("_sample"); /* NAME, after NAME_sample */
-	struct ps_event ev;
+	struct ps_event ev = { 0 };
 
 	if (r->nevents == MAX_EVENTS)
 		return ps_fail_at(r, 0, "more than %d events in one profile", MAX_EVENTS);
@@ -464,11 +472,32 @@ void ps_open_sample(struct ps_reader *r)
 	r->repeat = 0;
 }
 
+static uint64_t add_capped(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* Notes the period of the sample (weight value, repeat times) for its event. */
+static void note_period(struct ps_event *ev, const struct ps_sample *c, uint64_t value)
+{
+	ev->samples = add_capped(ev->samples, c->repeat);
+	ev->weight = add_capped(ev->weight, value * c->repeat);
+	if (!c->has_period) {
+		ev->missing_period = true;
+		return;
+	}
+	if (ev->any_period && c->period != ev->first_period)
+		ev->periods_vary = true;
+	if (!ev->any_period)
+		ev->first_period = c->period;
+	ev->any_period = true;
+}
+
 int ps_emit_sample(struct ps_reader *r)
 {
 	struct ps_sample *c = &r->cur;
 	struct pc_sample sample = { .labels = c->labels };
-	const struct ps_event *ev;
+	struct ps_event *ev;
 	uint64_t value = c->has_period ? c->period : 1;
 
 	r->state = ST_IDLE;
@@ -490,6 +519,7 @@ int ps_emit_sample(struct ps_reader *r)
 	    pc_model_add_sample(r->m, &sample, (size_t)ev->col_event, value * c->repeat))
 		return pc_fail_line(&r->ctx->err, PS_FORMAT, c->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
+	note_period(ev, c, value);
 	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, ev->col_event);
 	r->saw_sample = true;
@@ -685,10 +715,51 @@ void ps_comment_line(struct ps_reader *r)
 
 /* ---- the end of the input ---- */
 
+/* The period of an event: the one printed when all agree, else the rounded mean. */
+static int64_t event_period(const struct ps_event *ev)
+{
+	uint64_t mean, rest;
+
+	if (!ev->periods_vary && !ev->missing_period)
+		return ev->first_period > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ev->first_period;
+	mean = ev->weight / ev->samples;
+	rest = ev->weight % ev->samples;
+	if (rest >= ev->samples - rest)
+		mean++;
+	return mean > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)mean;
+}
+
+/*
+ * The weight column of one of perf's clocks (cpu-clock, task-clock, whose
+ * periods are nanoseconds) is in nanoseconds when every sample printed its
+ * period; the model's period is that of the default column's event
+ * (unless an input read before set one).
+ */
+static void set_units_and_period(struct ps_reader *r)
+{
+	int def = pc_model_default_column(r->m);
+	const struct pc_value_type *known = pc_model_period_type(r->m);
+
+	for (size_t i = 0; i < r->nevents; i++) {
+		const struct ps_event *ev = &r->events[i];
+		const struct pc_column *column;
+
+		if (ev->any_period && !ev->missing_period &&
+		    pc_event_is_clock(pc_str(r->m, ev->name), pc_str_len(r->m, ev->name)))
+			pc_model_set_column_unit(r->m, (size_t)ev->col_event, "nanoseconds");
+		if (ev->col_event != def || !ev->any_period || !ev->samples || known->type ||
+		    known->unit || pc_model_period(r->m))
+			continue;
+		column = pc_model_column(r->m, (size_t)def);
+		pc_model_set_period(r->m, column->type, column->unit, event_period(ev));
+	}
+}
+
 int ps_finish_profile(struct ps_reader *r)
 {
 	if (make_declared_events(r))
 		return -1;
+	set_units_and_period(r);
 	pc_model_add_source(r->m, PS_FORMAT);
 	if (r->any_time && r->last_time > r->first_time && !pc_model_duration_nanos(r->m) &&
 	    r->last_time - r->first_time <= (uint64_t)INT64_MAX)

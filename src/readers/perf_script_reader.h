@@ -28,6 +28,12 @@ enum ps_cache_kind {
 struct ps_event {
 	pc_str_id name;
 	int col_sample, col_event;
+	/* its samples and their periods, for the model's unit and period */
+	uint64_t samples, weight;  /* both capped at UINT64_MAX */
+	uint64_t first_period;
+	bool any_period;           /* some sample printed its period */
+	bool missing_period;       /* some sample printed none */
+	bool periods_vary;         /* two printed periods differ */
 };
 
 /* An executable mapping from an MMAP record. */

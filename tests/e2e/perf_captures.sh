@@ -34,7 +34,8 @@
 #      with --show-mmap-events a mapping's range is its MMAP2 record's;
 #    - `pprof -top` reports each column's exact total, and `pprof -traces`
 #      the total of the samples that have frames, with the comm labels of
-#      the text.
+#      the text (both with -unit=ns, so that the nanoseconds of cpu-clock
+#      show unscaled: pprof then prints counts with an "ns" too).
 #
 # Environment (tests/run.sh): PROFCONV, PPROF, SAMPLES, TMPDIR, BUILD (for
 # BUILD/tools/perfgen).
@@ -421,7 +422,7 @@ def traces(path):
         previous = ""
         for line in handle:
             line = line.rstrip("\n")
-            match = re.match(r"^ *(-?\d+(?:\.\d+)?)   \S", line)
+            match = re.match(r"^ *(-?\d+(?:\.\d+)?)(?:ns)?   \S", line)
             if match and (previous.startswith("-----------+") or
                           re.match(r"^ *\w+:  ", previous)):
                 total += int(match.group(1))
@@ -467,16 +468,16 @@ check_pprof() { # capture totals.txt|-
 	fi
 	pycheck comms "$capture" >"$TMPDIR/comms" || bad=1
 	while read -r index total framed; do
-		if ! "$PPROF" -top -symbolize=none -sample_index="$index" "$out" >"$TMPDIR/top.txt" \
+		if ! "$PPROF" -top -symbolize=none -unit=ns -sample_index="$index" "$out" >"$TMPDIR/top.txt" \
 			2>"$TMPDIR/pprof.err" </dev/null; then
 			echo "    pprof -top -sample_index=$index failed:"; sed 's/^/    /' "$TMPDIR/pprof.err"
 			bad=1
 			continue
 		fi
-		shown=$(sed -n 's/^Showing nodes accounting for .* of \([0-9]*\) total.*/\1/p' "$TMPDIR/top.txt")
+		shown=$(sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)\(ns\)\{0,1\} total.*/\1/p' "$TMPDIR/top.txt")
 		[ "$shown" = "$total" ] ||
 			{ echo "    pprof -top column $index: total '$shown', expected $total"; bad=1; }
-		if ! "$PPROF" -traces -symbolize=none -sample_index="$index" "$out" >"$TMPDIR/traces.txt" \
+		if ! "$PPROF" -traces -symbolize=none -unit=ns -sample_index="$index" "$out" >"$TMPDIR/traces.txt" \
 			2>"$TMPDIR/pprof.err" </dev/null; then
 			echo "    pprof -traces -sample_index=$index failed:"; sed 's/^/    /' "$TMPDIR/pprof.err"
 			bad=1
