@@ -9,8 +9,17 @@
  * written), speedscope and every proto3 consumer (strings are valid UTF-8).
  *
  * What maps where:
- *   column (type, unit)      -> sample_type, in model order; the default
- *                               column's type -> default_sample_type
+ *   column (type, unit)      -> sample_type, in model order, with the
+ *                               column's type as name, but for a perf event
+ *                               pair (the SAMPLES and the WEIGHT column of one
+ *                               event), named as pprof users expect: with one
+ *                               pair "samples" and "cpu" (cpu-clock or
+ *                               task-clock in nanoseconds) or EVENT; with
+ *                               several EVENT_samples and EVENT; EVENT without
+ *                               perf's modifier suffix (":ppp") unless two
+ *                               events then collide; the model's names when a
+ *                               name would be taken twice. The default
+ *                               column's name -> default_sample_type
  *   module                   -> mapping, id = module id (module 1 =
  *                               mapping[0], the main binary); start, limit
  *                               and offset from its range when known, else
@@ -55,7 +64,8 @@
  *                               comment saying what these samples are
  *   metadata                 -> comments ("converted by profconv ...",
  *                               then the model's), time_nanos,
- *                               duration_nanos, period_type, period
+ *                               duration_nanos, period_type (named as the
+ *                               column whose type it is), period
  * Samples that become identical (location ids, labels) are merged by
  * summing their values; a sum past INT64_MAX is an error.
  *
@@ -320,6 +330,101 @@ static int64_t own_string(struct pprof_writer *w, const char *text)
 
 /* ---- sample types ---- */
 
+/*
+ * A perf event pair: the SAMPLES and the WEIGHT column of one event, named
+ * as pprof users expect (pprof's own CPU profiles, perf_data_converter):
+ * with one pair, "samples" and "cpu" (a clock in nanoseconds) or the
+ * event; with several, "<event>_samples" and "<event>". The event is
+ * named without perf's modifier suffix unless two events then collide.
+ */
+struct event_pair {
+	size_t samples, weight; /* columns */
+	const char *event;
+	size_t len;             /* of the event's name as shown */
+};
+
+static size_t find_event_pairs(const struct pc_model *m, struct event_pair *pairs)
+{
+	bool collides[PC_MAX_COLUMNS / 2] = { false };
+	size_t n = 0;
+
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		const struct pc_column *column = pc_model_column(m, c);
+		int weight;
+
+		if (column->role != PC_ROLE_SAMPLES || !column->event ||
+		    pc_model_find_column(m, PC_ROLE_SAMPLES, column->event) != (int)c)
+			continue;
+		weight = pc_model_find_column(m, PC_ROLE_WEIGHT, column->event);
+		if (weight < 0)
+			continue;
+		pairs[n++] = (struct event_pair){
+			.samples = c,
+			.weight = (size_t)weight,
+			.event = pc_str(m, column->event),
+			.len = pc_event_base_len(pc_str(m, column->event),
+						 pc_str_len(m, column->event)),
+		};
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < n; j++)
+			if (i != j && pairs[i].len == pairs[j].len &&
+			    !memcmp(pairs[i].event, pairs[j].event, pairs[i].len))
+				collides[i] = true;
+	for (size_t i = 0; i < n; i++)
+		if (collides[i])
+			pairs[i].len = strlen(pairs[i].event);
+	return n;
+}
+
+/* text[0, len) and suffix, in a new string. */
+static char *joined(const char *text, size_t len, const char *suffix)
+{
+	size_t suffix_len = strlen(suffix);
+	char *name = pc_xmalloc(len + suffix_len + 1);
+
+	memcpy(name, text, len);
+	memcpy(name + len, suffix, suffix_len + 1);
+	return name;
+}
+
+/*
+ * Names the columns of the perf event pairs, unless a name would then be
+ * taken twice (by another column): then every column keeps its own.
+ */
+static void name_event_pairs(struct pprof_writer *w)
+{
+	const struct pc_model *m = w->m;
+	struct event_pair pairs[PC_MAX_COLUMNS / 2];
+	size_t n = find_event_pairs(m, pairs);
+	char *names[PC_MAX_COLUMNS] = { 0 };
+	bool distinct = true;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct event_pair *pair = &pairs[i];
+		const char *unit = pc_str(m, pc_model_column(m, pair->weight)->unit);
+		bool cpu = n == 1 && pc_event_is_clock(pair->event, strlen(pair->event)) &&
+			   !strcmp(unit, "nanoseconds");
+
+		names[pair->samples] = n > 1 ? joined(pair->event, pair->len, "_samples") :
+				       joined("samples", strlen("samples"), "");
+		names[pair->weight] = cpu ? joined("cpu", strlen("cpu"), "") :
+				      joined(pair->event, pair->len, "");
+	}
+	for (size_t c = 0; c < pc_model_ncolumns(m) && n; c++)
+		for (size_t d = 0; d < c; d++) {
+			const char *a = names[c] ? names[c] : pc_str(m, pc_model_column(m, c)->type);
+			const char *b = names[d] ? names[d] : pc_str(m, pc_model_column(m, d)->type);
+
+			distinct &= strcmp(a, b) != 0;
+		}
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		if (names[c] && distinct)
+			w->types[c] = own_string(w, names[c]);
+		free(names[c]);
+	}
+}
+
 static int add_sample_types(struct pprof_writer *w)
 {
 	const struct pc_model *m = w->m;
@@ -332,8 +437,10 @@ static int add_sample_types(struct pprof_writer *w)
 		w->types[0] = own_string(w, "samples");
 		w->units[0] = own_string(w, "count");
 	}
+	name_event_pairs(w);
 	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		w->types[c] = model_string(w, pc_model_column(m, c)->type);
+		if (!w->types[c])
+			w->types[c] = model_string(w, pc_model_column(m, c)->type);
 		w->units[c] = model_string(w, pc_model_column(m, c)->unit);
 	}
 	for (size_t c = 0; c < w->ncolumns; c++)
@@ -928,6 +1035,20 @@ static void add_branch_comment(struct pprof_writer *w)
 	free(text);
 }
 
+/* The period's type: the pprof name of the column of that type, if one has it. */
+static void add_period_type(struct pprof_writer *w)
+{
+	const struct pc_value_type *period = pc_model_period_type(w->m);
+
+	w->period_type = 0;
+	for (size_t c = 0; c < pc_model_ncolumns(w->m) && period->type; c++)
+		if (pc_model_column(w->m, c)->type == period->type)
+			w->period_type = w->types[c];
+	if (!w->period_type)
+		w->period_type = model_string(w, period->type);
+	w->period_unit = model_string(w, period->unit);
+}
+
 static void add_metadata(struct pprof_writer *w)
 {
 	add_converted_comment(w);
@@ -941,8 +1062,7 @@ static void add_metadata(struct pprof_writer *w)
 					  "is [callee, caller], valued with the callee's "
 					  "inclusive count through that caller; not a call "
 					  "stack"));
-	w->period_type = model_string(w, pc_model_period_type(w->m)->type);
-	w->period_unit = model_string(w, pc_model_period_type(w->m)->unit);
+	add_period_type(w);
 }
 
 /* One warning line per part of the model that the output lacks. */

@@ -443,6 +443,176 @@ static void test_sample_types_and_default(void **state)
 	assert_int_equal(p->sample[0]->value[2], 3);
 }
 
+/* Forgets the written profile, to write the model again. */
+static void forget_output(struct fixture *f)
+{
+	perftools__profiles__profile__free_unpacked(f->p, NULL);
+	f->p = NULL;
+	free(f->gz);
+	f->gz = NULL;
+}
+
+/* The two columns the perf script reader makes for an event; returns the weight's. */
+static int perf_event(struct fixture *f, const char *event, const char *unit)
+{
+	char type[128];
+
+	snprintf(type, sizeof(type), "%s_sample", event);
+	assert_true(pc_model_add_event_column(f->m, type, "count", event, PC_ROLE_SAMPLES) >= 0);
+	snprintf(type, sizeof(type), "%s_event", event);
+	return pc_model_add_event_column(f->m, type, unit, event, PC_ROLE_WEIGHT);
+}
+
+/* One sample of a one-frame stack with count in every column. */
+static void add_everywhere(struct fixture *f, uint64_t count)
+{
+	uint32_t leaf = frame(f, module(f, "app", ""), 0x10, "fn", 0);
+	uint32_t stack = pc_model_add_stack(f->m, &leaf, 1);
+
+	for (size_t c = 0; c < pc_model_ncolumns(f->m); c++)
+		add(f, stack, 0, 0, (int)c, count);
+}
+
+static void assert_type(const Profile *p, size_t c, const char *type, const char *unit)
+{
+	assert_true(c < p->n_sample_type);
+	assert_string_equal(str(p, p->sample_type[c]->type), type);
+	assert_string_equal(str(p, p->sample_type[c]->unit), unit);
+}
+
+/* One perf clock event: samples/count and cpu/nanoseconds, its period typed so. */
+static void test_one_clock_event_is_cpu(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "cpu-clock:ppp", "nanoseconds");
+	Profile *p;
+
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "cpu-clock:ppp_event"), intern(f, "nanoseconds"),
+			    1001001);
+	add_everywhere(f, 3);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 2);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu", "nanoseconds");
+	assert_string_equal(str(p, p->default_sample_type), "cpu");
+	assert_non_null(p->period_type);
+	assert_string_equal(str(p, p->period_type->type), "cpu");
+	assert_string_equal(str(p, p->period_type->unit), "nanoseconds");
+	assert_int_equal(p->period, 1001001);
+	/* the model's names are not stored: only used strings are */
+	for (size_t i = 0; i < p->n_string_table; i++)
+		assert_null(strstr(p->string_table[i], "_event"));
+}
+
+/* task-clock is a clock too; a clock counted without periods is not time. */
+static void test_one_event_other_names(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	perf_event(f, "task-clock:u", "nanoseconds");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu", "nanoseconds");
+	forget_output(f);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+
+	perf_event(f, "cpu-clock", "count");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu-clock", "count");
+}
+
+static void test_one_other_event(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "page-faults:u", "count");
+	Profile *p;
+
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "page-faults:u_event"), intern(f, "count"), 64);
+	add_everywhere(f, 2);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "page-faults", "count");
+	assert_string_equal(str(p, p->default_sample_type), "page-faults");
+	assert_string_equal(str(p, p->period_type->type), "page-faults");
+	assert_int_equal(p->period, 64);
+}
+
+/* Several events: EVENT_samples and EVENT, without modifiers, in model order. */
+static void test_several_events(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "cpu-clock:ppp", "nanoseconds");
+	Profile *p;
+
+	perf_event(f, "page-faults/period=64/", "count");
+	perf_event(f, "sched:sched_switch", "count");
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "cpu-clock:ppp_event"), intern(f, "nanoseconds"),
+			    250000);
+	add_everywhere(f, 5);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 6);
+	assert_type(p, 0, "cpu-clock_samples", "count");
+	assert_type(p, 1, "cpu-clock", "nanoseconds");
+	assert_type(p, 2, "page-faults/period=64/_samples", "count");
+	assert_type(p, 3, "page-faults/period=64/", "count");
+	assert_type(p, 4, "sched:sched_switch_samples", "count");
+	assert_type(p, 5, "sched:sched_switch", "count");
+	assert_string_equal(str(p, p->default_sample_type), "cpu-clock");
+	assert_string_equal(str(p, p->period_type->type), "cpu-clock");
+	assert_int_equal(p->sample[0]->value[5], 5);
+}
+
+/* Two events that would collide without their modifiers keep their full names. */
+static void test_colliding_events_keep_modifiers(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	perf_event(f, "cycles:u", "count");
+	perf_event(f, "cycles:k", "count");
+	perf_event(f, "instructions:u", "count");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "cycles:u_samples", "count");
+	assert_type(p, 1, "cycles:u", "count");
+	assert_type(p, 2, "cycles:k_samples", "count");
+	assert_type(p, 3, "cycles:k", "count");
+	assert_type(p, 4, "instructions_samples", "count");
+	assert_type(p, 5, "instructions", "count");
+}
+
+/* Columns that are no perf pair keep their names; a pair whose name is taken too. */
+static void test_other_columns_keep_names(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	column(f, "unhalted_cycle");
+	pc_model_add_event_column(f->m, "samples", "count", "samples", PC_ROLE_SAMPLES);
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "unhalted_cycle", "count");
+	assert_type(p, 1, "samples", "count");
+	forget_output(f);
+
+	/* a perf pair beside a folded "samples" column: "samples" would be taken twice */
+	perf_event(f, "cpu-clock", "nanoseconds");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 4);
+	assert_type(p, 1, "samples", "count");
+	assert_type(p, 2, "cpu-clock_sample", "count");
+	assert_type(p, 3, "cpu-clock_event", "nanoseconds");
+}
+
 static void test_samples_merge_after_dropping_branches(void **state)
 {
 	struct fixture *f = *state;
@@ -1007,6 +1177,12 @@ int main(void)
 		TEST(test_unnamed_frames_give_bare_locations),
 		TEST(test_functions_keyed_by_name_file_and_binary),
 		TEST(test_sample_types_and_default),
+		TEST(test_one_clock_event_is_cpu),
+		TEST(test_one_event_other_names),
+		TEST(test_one_other_event),
+		TEST(test_several_events),
+		TEST(test_colliding_events_keep_modifiers),
+		TEST(test_other_columns_keep_names),
 		TEST(test_samples_merge_after_dropping_branches),
 		TEST(test_labels_keep_units_and_zero),
 		TEST(test_lbr_becomes_to_from_samples),
