@@ -22,10 +22,17 @@
  *   MMAP/MMAP2 record  -> an executable mapping sets its module's range:
  *                         start, limit = start + len, file_offset = pgoff
  *                         (has_range); "[kernel.kallsyms]_text" names
- *                         "[kernel.kallsyms]", and a pid -1 record applies
- *                         to that dso in every space. Frames printed without
- *                         a dso (bare addresses, brstack) take the module
- *                         whose range holds their address.
+ *                         "[kernel.kallsyms]", and a pid -1 record (the
+ *                         kernel's, executable whatever its protection bits
+ *                         say: "---p" with build ids) applies to that dso in
+ *                         every space. "<BUILDID>" after pgoff (perf record
+ *                         --buildid-mmap) -> the module's build_id in
+ *                         lowercase hex: a module of its own (modules are
+ *                         interned with their build id), which the frames
+ *                         of that dso in that space take from then on.
+ *                         Frames printed without a dso (bare addresses,
+ *                         brstack) take the module whose range holds their
+ *                         address.
  *   frame line         -> frame: HAS_ADDRESS, the address as printed;
  *                         ABSOLUTE when it is a runtime address, i.e. its
  *                         module is 0, or it lies in its module's range, or
@@ -270,11 +277,16 @@ static const struct ps_global *find_global(const struct ps_reader *r, pc_str_id 
 	return NULL;
 }
 
+static uint64_t module_hash(const char *name, size_t len, uint64_t tag)
+{
+	return pc_hash_bytes(name, len, 0xd50 ^ tag);
+}
+
 static uint32_t module_for(struct ps_reader *r, const char *name, size_t len, uint32_t space,
 			   bool build_id)
 {
 	uint64_t tag = space | (build_id ? TAG_BUILD_ID : 0);
-	uint64_t hash = pc_hash_bytes(name, len, 0xd50 ^ tag);
+	uint64_t hash = module_hash(name, len, tag);
 	uint32_t id = ps_table_get(&r->modules, hash, tag, name, len);
 	struct pc_module module = { .space = space };
 	const struct ps_global *global;
@@ -287,6 +299,7 @@ static uint32_t module_for(struct ps_reader *r, const char *name, size_t len, ui
 		module.name = pc_model_intern(r->m, name, len);
 		global = space ? find_global(r, module.name) : NULL;
 		if (global) {
+			module.build_id = global->build_id;
 			module.start = global->start;
 			module.limit = global->limit;
 			module.file_offset = global->pgoff;
@@ -591,35 +604,60 @@ void ps_apply_srcline(struct ps_reader *r, const struct ps_srcline *src)
 
 /* ---- side records ---- */
 
-/* Adds a range to a module and remembers it for bare addresses. */
-static void add_mapping(struct ps_reader *r, int64_t pid, const char *path, size_t path_len,
-			uint64_t start, uint64_t len, uint64_t pgoff)
+/* A build id as lowercase hex, interned. */
+static pc_str_id intern_build_id(struct ps_reader *r, const char *hex, size_t len)
 {
-	uint64_t limit = len > UINT64_MAX - start ? UINT64_MAX : start + len;
-	uint32_t space = pid >= 0 ? (uint32_t)pid + 1 : 0;
+	char *text = scratch(r, len);
+
+	for (size_t i = 0; i < len; i++)
+		text[i] = hex[i] >= 'A' && hex[i] <= 'F' ? (char)(hex[i] - 'A' + 'a') : hex[i];
+	return pc_model_intern(r->m, text, len);
+}
+
+/*
+ * Adds a range to a module and remembers it for bare addresses. With a
+ * build id the module is a new one (modules are interned with their build
+ * id), so the frames of its dso in its space are sent to it from now on.
+ */
+static void add_mapping(struct ps_reader *r, const struct ps_mmap *map)
+{
+	const char *path = r->line + map->path_start;
+	size_t path_len = map->path_end - map->path_start;
+	uint64_t start = map->start, limit = map->len > UINT64_MAX - start ? UINT64_MAX :
+					     start + map->len;
+	uint32_t space = map->pid >= 0 ? (uint32_t)map->pid + 1 : 0;
 	struct pc_module module = {
 		.name = pc_model_intern(r->m, path, path_len), .space = space,
-		.start = start, .limit = limit, .file_offset = pgoff, .has_range = true,
+		.start = start, .limit = limit, .file_offset = map->pgoff, .has_range = true,
 	};
 	uint32_t id;
 
-	if (pid < 0) {
+	if (map->build_id_end > map->build_id_start)
+		module.build_id = intern_build_id(r, r->line + map->build_id_start,
+						  map->build_id_end - map->build_id_start);
+	if (map->pid < 0) {
 		pc_grow(&r->globals, &r->globals_cap, r->nglobals + 1, sizeof(*r->globals));
 		r->globals[r->nglobals++] = (struct ps_global){
-			.name = module.name, .start = start, .limit = limit, .pgoff = pgoff,
+			.name = module.name, .build_id = module.build_id, .start = start,
+			.limit = limit, .pgoff = map->pgoff,
 		};
-		/* modules of this dso already made in other spaces get it too */
+		/* modules of this dso already made in other spaces get its range too */
 		for (size_t i = 0; i < pc_model_nmodules(r->m); i++) {
 			const struct pc_module *known = pc_model_module(r->m, (uint32_t)i + 1);
+			struct pc_module widened = module;
 
 			if (known->name == module.name && !known->build_id) {
-				module.space = known->space;
-				pc_model_add_module(r->m, &module);
+				widened.space = known->space;
+				widened.build_id = 0;
+				pc_model_add_module(r->m, &widened);
 			}
 		}
 		module.space = 0;
 	}
 	id = pc_model_add_module(r->m, &module);
+	if (module.build_id)
+		ps_table_put(&r->modules, module_hash(path, path_len, module.space), module.space,
+			     path, path_len, id);
 	pc_grow(&r->ranges, &r->ranges_cap, r->nranges + 1, sizeof(*r->ranges));
 	r->ranges[r->nranges++] = (struct ps_range){
 		.space = space, .module = id, .start = start, .limit = limit,
@@ -638,8 +676,7 @@ static int side_mmap(struct ps_reader *r, size_t body)
 	tid_learn(r, map.pid, map.tid);
 	if (!map.executable || map.path_end == map.path_start || !map.len)
 		return 0;
-	add_mapping(r, map.pid, r->line + map.path_start, map.path_end - map.path_start, map.start,
-		    map.len, map.pgoff);
+	add_mapping(r, &map);
 	return 0;
 }
 

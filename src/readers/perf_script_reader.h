@@ -44,7 +44,7 @@ struct ps_range {
 
 /* A pid -1 (kernel) mapping: applies to its dso in every space. */
 struct ps_global {
-	pc_str_id name;
+	pc_str_id name, build_id;
 	uint64_t start, limit, pgoff;
 };
 

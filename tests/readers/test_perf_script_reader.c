@@ -1247,6 +1247,59 @@ static void test_some_periods_missing(void **state)
 	assert_int_equal(pc_model_period(f->m), 6); /* (10 + 1) / 2, rounded */
 }
 
+/*
+ * perf record --buildid-mmap: MMAP2 records carry "<BUILDID>" (kept, in
+ * lowercase) instead of device and inode; the kernel's map (pid -1) has no
+ * protection bits ("---p") and is executable all the same.
+ */
+static void test_mmap_build_ids(void **state)
+{
+	assert_dump(state,
+		    "swapper     0/0     0.000000: PERF_RECORD_MMAP2 -1/0: "
+		    "[0xffffffff81000000(0x1000000) @ 0xffffffff81000000 "
+		    "<E4F18D9DC1D0E6FC2B17E93E885A647B3C0A6FC1>]: ---p [kernel.kallsyms]_text\n"
+		    "w  7/7  1.000000: PERF_RECORD_MMAP2 7/7: [0x5622d948c000(0x1000) @ 0x1000 "
+		    "<a8d343d57d8a140815a2d4d023b09b4942a1f079>]: r-xp /tmp/bid/w\n"
+		    "w  7/7  1.000001: PERF_RECORD_MMAP2 7/7: [0x7f68207a9000(0x2000) @ 0 "
+		    "00:00 0 0]: r-xp [vdso]\n"
+		    "w  7/7  1.000002: PERF_RECORD_MMAP2 7/7: [0x7f6820000000(0x1000) @ 0 "
+		    "<not-hex>]: r-xp /tmp/bid/odd\n"
+		    "w  7/7  2.000000:    1001001 cpu-clock:      5622d948c289 (/tmp/bid/w)\n"
+		    "w  7/7  2.000001:    1001001 cpu-clock:  ffffffff813fda15 ([kernel.kallsyms])\n"
+		    "w  7/7  2.000002:    1001001 cpu-clock:      7f68207a9010 ([vdso])\n",
+		    "profconv-dump 1\n"
+		    "source perf-script\n"
+		    "duration_nanos 2000\n"
+		    "period 1001001 \"cpu-clock_event\" \"nanoseconds\"\n"
+		    "column 0 \"cpu-clock_sample\" \"count\"\n"
+		    "column 1 \"cpu-clock_event\" \"nanoseconds\" default\n"
+		    "module 1 \"[kernel.kallsyms]\" build_id \"e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1\" "
+		    "range 0xffffffff81000000-0xffffffff82000000 offset 0xffffffff81000000\n"
+		    "module 2 \"/tmp/bid/w\" build_id \"a8d343d57d8a140815a2d4d023b09b4942a1f079\" "
+		    "space 8 range 0x5622d948c000-0x5622d948d000 offset 0x1000\n"
+		    "module 3 \"[vdso]\" build_id \"\" space 8 range 0x7f68207a9000-0x7f68207ab000 "
+		    "offset 0x0\n"
+		    "module 4 \"/tmp/bid/odd\" build_id \"\" space 8 range 0x7f6820000000-0x7f6820001000 "
+		    "offset 0x0\n"
+		    "module 5 \"[kernel.kallsyms]\" build_id \"e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1\" "
+		    "space 8 range 0xffffffff81000000-0xffffffff82000000 offset 0xffffffff81000000\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"/tmp/bid/w\"@0x5622d948c289\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"[kernel.kallsyms]\"@0xffffffff813fda15\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"[vdso]\"@0x7f68207a9010\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1279,6 +1332,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_caches_follow_spaces_and_mappings, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_line_numbers_after_cached_callchains, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_units_and_period, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_build_ids, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_period_printed_once, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_no_period_printed, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_some_periods_missing, pct_setup, pct_teardown),
