@@ -20,16 +20,28 @@
  *                               events then collide; the model's names when a
  *                               name would be taken twice. The default
  *                               column's name -> default_sample_type
- *   module                   -> mapping, id = module id (module 1 =
- *                               mapping[0], the main binary); start, limit
- *                               and offset from its range when known, else
- *                               start 0 and limit = highest address + 1;
- *                               build_id as is; has_functions/filenames/
+ *   module                   -> mapping; mapping 1 (mapping[0], which
+ *                               pprof shows as the profile's binary) is the
+ *                               profiled program: the module that perf's
+ *                               command line names (a "perf-command:"
+ *                               comment: the first word after " -- ", else
+ *                               the first word after "record" that is no
+ *                               option and names a module; by path or base
+ *                               name), else the module with the most leaf
+ *                               samples in the default column that is a file
+ *                               (pc_model_module_is_file) and no shared
+ *                               library (.so, .so., .dll, .dylib); the
+ *                               others follow in model order (mapping ids
+ *                               are a permutation of module ids). Start,
+ *                               limit and offset from its range when known,
+ *                               else start 0 and limit = highest address +
+ *                               1; build_id as is; has_functions/filenames/
  *                               line_numbers true when every location of it
  *                               has them
  *   PE image by RVA (a module -> placed for pprof's symbolizer (research/
- *   with a PDB id, no range,      pe-symbolization.md 1): start = id << 40,
- *   as SPT gives it)              locations at start + RVA, file_offset 0,
+ *   with a PDB id, no range,      pe-symbolization.md 1): start = mapping
+ *   as SPT gives it)              id << 40, locations at start + RVA,
+ *                               file_offset 0,
  *                               path with '/' for '\\' and "/C:" for "C:",
  *                               no build_id (a comment per image holds its
  *                               PDB GUID and age; --pe-build-ids: the key
@@ -151,6 +163,8 @@ struct pprof_writer {
 	size_t nlocations, location_ref_cap;
 	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
 	struct mapping_state *mappings; /* per model module */
+	uint32_t *mapping_of;      /* model module id -> mapping id ([0] = 0) */
+	uint32_t *module_at;       /* mapping id -> model module id ([0] = 0) */
 	size_t outside_range;
 	size_t in_pe_headers;      /* locations at an RVA below PE_FIRST_SECTION */
 	bool pe_build_ids;         /* --pe-build-ids: a PE's PDB id as its build_id */
@@ -487,7 +501,7 @@ static uint32_t location_mapping(const struct pprof_writer *w, const struct pc_f
 {
 	if (at_pe_rva(w, frame) && frame->address < PE_FIRST_SECTION)
 		return 0;
-	return frame->module;
+	return w->mapping_of[frame->module];
 }
 
 static uint64_t location_address(const struct pprof_writer *w, const struct pc_frame *frame)
@@ -955,9 +969,9 @@ static void append_text(char **buf, size_t *len, size_t *cap, const char *text,
 static void add_pdb_comments(struct pprof_writer *w)
 {
 	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++) {
-		const struct pc_module *module = pc_model_module(w->m, id);
+		const struct pc_module *module = pc_model_module(w->m, w->module_at[id]);
 		const struct pc_pdb_id *pdb = &module->pdb;
-		int64_t filename = w->mappings[id - 1].filename;
+		int64_t filename = w->mappings[w->module_at[id] - 1].filename;
 		char head[32], key[80], *text = NULL;
 		size_t len = 0, cap = 0;
 
@@ -1410,10 +1424,11 @@ static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out
 	perftools__profiles__profile__pack_to_buffer(&head, out);
 }
 
+/* Mapping i + 1: its model module's. */
 static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w, size_t i)
 {
-	const struct pc_module *module = pc_model_module(w->m, (uint32_t)i + 1);
-	const struct mapping_state *state = &w->mappings[i];
+	const struct pc_module *module = pc_model_module(w->m, w->module_at[i + 1]);
+	const struct mapping_state *state = &w->mappings[w->module_at[i + 1] - 1];
 	bool used = state->nlocations > 0;
 	uint64_t start = module->has_range ? module->start : state->pe_base;
 	uint64_t limit = !state->any_address ? start :
@@ -1516,6 +1531,199 @@ static int write_gzip(struct pc_ctx *ctx, struct pprof_writer *w,
 	return 0;
 }
 
+/* ---- the profiled program: mapping 1 ---- */
+
+/* Whether text[0, len) ends with suffix (lowercase ASCII), in any case. */
+static bool has_suffix(const char *text, size_t len, const char *suffix)
+{
+	size_t n = strlen(suffix);
+
+	if (len < n)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		char c = text[len - n + i];
+
+		if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != suffix[i])
+			return false;
+	}
+	return true;
+}
+
+/* A shared library by its name: "libc.so.6", "x.so", "x.dll", "x.dylib". */
+static bool is_shared_library(const char *name, size_t len)
+{
+	for (size_t i = 0; i + 4 <= len; i++)
+		if (!memcmp(name + i, ".so.", 4))
+			return true;
+	return has_suffix(name, len, ".so") || has_suffix(name, len, ".dll") ||
+	       has_suffix(name, len, ".dylib");
+}
+
+/* The part of path[0, len) after its last '/' or '\\'. */
+static const char *base_name(const char *path, size_t len, size_t *base_len)
+{
+	size_t at = len;
+
+	while (at > 0 && path[at - 1] != '/' && path[at - 1] != '\\')
+		at--;
+	*base_len = len - at;
+	return path + at;
+}
+
+/* Whether module id is the program word[0, len) names: by path or base name. */
+static bool module_named(const struct pc_model *m, uint32_t id, const char *word, size_t len)
+{
+	pc_str_id name = pc_model_module(m, id)->name;
+	size_t name_base_len, word_base_len;
+	const char *name_base = base_name(pc_str(m, name), pc_str_len(m, name), &name_base_len);
+	const char *word_base = base_name(word, len, &word_base_len);
+
+	if (!pc_model_module_is_file(m, id))
+		return false;
+	if (pc_str_len(m, name) == len && !memcmp(pc_str(m, name), word, len))
+		return true;
+	return word_base_len && name_base_len == word_base_len &&
+	       !memcmp(name_base, word_base, word_base_len);
+}
+
+/* The default column's counts of the samples whose leaf (not inlined) is in each module. */
+static uint64_t *leaf_counts(const struct pc_model *m)
+{
+	uint64_t *counts = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*counts));
+	int def = pc_model_default_column(m);
+
+	for (size_t i = 0; i < pc_model_nsamples(m) && def >= 0; i++) {
+		size_t n, leaf = 0;
+		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
+		uint64_t value = pc_model_values(m, i)[def];
+		uint32_t module;
+
+		while (leaf < n && (pc_model_frame(m, frames[leaf])->flags & PC_FRAME_INLINE))
+			leaf++;
+		if (leaf == n)
+			continue;
+		module = pc_model_frame(m, frames[leaf])->module;
+		counts[module] = value > UINT64_MAX - counts[module] ? UINT64_MAX :
+				 counts[module] + value;
+	}
+	return counts;
+}
+
+/* The module word names with the most leaf counts (the first of equals); 0 = none. */
+static uint32_t module_of_word(const struct pc_model *m, const uint64_t *counts,
+			       const char *word, size_t len)
+{
+	uint32_t best = 0;
+
+	for (uint32_t id = 1; id <= pc_model_nmodules(m); id++)
+		if (module_named(m, id, word, len) && (!best || counts[id] > counts[best]))
+			best = id;
+	return best;
+}
+
+/* The next blank-separated word of text[*at, len); false at the end. */
+static bool next_word(const char *text, size_t len, size_t *at, const char **word,
+		      size_t *word_len)
+{
+	while (*at < len && text[*at] == ' ')
+		(*at)++;
+	if (*at == len)
+		return false;
+	*word = text + *at;
+	while (*at < len && text[*at] != ' ')
+		(*at)++;
+	*word_len = (size_t)(text + *at - *word);
+	return true;
+}
+
+/*
+ * The program of a perf command line ("perf record ... -- PROGRAM ARGS",
+ * as perf script --header prints it): the first word after " -- ", else
+ * the first word after "record" that is no option and names a module (an
+ * option's value, "-F 499", names none). 0 = none.
+ */
+static uint32_t commanded_module(const struct pc_model *m, const uint64_t *counts,
+				 const char *command, size_t len)
+{
+	const char *word;
+	size_t at = 0, word_len;
+	bool after_record = false;
+
+	for (size_t i = 0; i + 4 <= len; i++)
+		if (!memcmp(command + i, " -- ", 4)) {
+			at = i + 4;
+			return next_word(command, len, &at, &word, &word_len) ?
+			       module_of_word(m, counts, word, word_len) : 0;
+		}
+	while (next_word(command, len, &at, &word, &word_len)) {
+		uint32_t id;
+
+		if (!after_record) {
+			after_record = word_len == 6 && !memcmp(word, "record", 6);
+			continue;
+		}
+		if (word[0] != '-' && (id = module_of_word(m, counts, word, word_len)))
+			return id;
+	}
+	return 0;
+}
+
+/*
+ * The profiled program, which pprof shows as the profile's binary
+ * (mapping 1): the one perf's command line names (a "perf-command:"
+ * comment), else the module with the most leaf counts in the default
+ * column that is a file (pc_model_module_is_file) and no shared library;
+ * 0 = none.
+ */
+static uint32_t program_module(const struct pc_model *m)
+{
+	static const char prefix[] = "perf-command:";
+	uint64_t *counts = leaf_counts(m);
+	uint32_t best = 0;
+	bool commanded;
+
+	for (size_t i = 0; i < pc_model_ncomments(m) && !best; i++) {
+		const char *text = pc_str(m, pc_model_comment(m, i));
+		size_t len = pc_str_len(m, pc_model_comment(m, i));
+
+		if (len >= strlen(prefix) && !memcmp(text, prefix, strlen(prefix)))
+			best = commanded_module(m, counts, text + strlen(prefix),
+						len - strlen(prefix));
+	}
+	commanded = best != 0;
+	for (uint32_t id = 1; id <= pc_model_nmodules(m) && !commanded; id++) {
+		pc_str_id name = pc_model_module(m, id)->name;
+
+		if (counts[id] && pc_model_module_is_file(m, id) &&
+		    !is_shared_library(pc_str(m, name), pc_str_len(m, name)) &&
+		    (!best || counts[id] > counts[best]))
+			best = id;
+	}
+	free(counts);
+	return best;
+}
+
+/*
+ * Mapping ids: the profiled program is mapping 1, the other modules follow
+ * in model order (a permutation of module ids; none moves when the
+ * program is module 1 or unknown).
+ */
+static void order_mappings(struct pprof_writer *w)
+{
+	size_t n = pc_model_nmodules(w->m);
+	uint32_t program = program_module(w->m), next = 1;
+
+	w->mapping_of = pc_xcalloc(n + 1, sizeof(*w->mapping_of));
+	w->module_at = pc_xcalloc(n + 1, sizeof(*w->module_at));
+	if (program)
+		w->mapping_of[program] = next++;
+	for (uint32_t id = 1; id <= n; id++)
+		if (id != program)
+			w->mapping_of[id] = next++;
+	for (uint32_t id = 1; id <= n; id++)
+		w->module_at[w->mapping_of[id]] = id;
+}
+
 /* ---- the writer ---- */
 
 static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct pc_model *m)
@@ -1532,16 +1740,18 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	w->labelset_first = pc_xcalloc((pc_model_nlabelsets(m) + 1), sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(pc_model_nmodules(m) ? pc_model_nmodules(m) : 1, sizeof(*w->mappings));
 	w->pe_build_ids = pc_option_flag(ctx, "pe-build-ids");
+	order_mappings(w);
 	for (size_t i = 0; i < pc_model_nmodules(m); i++) {
 		const struct pc_module *module = pc_model_module(m, (uint32_t)i + 1);
+		uint32_t mapping = w->mapping_of[i + 1];
 
 		w->mappings[i] = (struct mapping_state){
 			.all_functions = true,
 			.all_filenames = true,
 			.all_lines = true,
 		};
-		if (module->has_pdb && !module->has_range && i + 1 <= PE_MAX_MAPPING)
-			w->mappings[i].pe_base = (uint64_t)(i + 1) << PE_BASE_SHIFT;
+		if (module->has_pdb && !module->has_range && mapping <= PE_MAX_MAPPING)
+			w->mappings[i].pe_base = (uint64_t)mapping << PE_BASE_SHIFT;
 	}
 }
 
@@ -1558,6 +1768,8 @@ static void writer_release(struct pprof_writer *w)
 	free(w->labels);
 	free(w->stack);
 	free(w->mappings);
+	free(w->mapping_of);
+	free(w->module_at);
 	free(w->out);
 	free(w->own);
 	free(w->own_values);
