@@ -96,7 +96,11 @@
  * tracepoint payloads, PT flags, addr, insn and IPC fields, branch flags
  * (prediction, cycles, type), the misc, tod and guest fields, side records
  * other than MMAP/COMM/FORK/LOST (skipped), the exact spelling of blanks.
- * Lost or trace-error records are counted in a comment.
+ * Lost or trace-error records are counted in a comment. Runtime addresses
+ * in a binary that no MMAP record placed (perf script without
+ * --show-mmap-events) are kept, with one warning counting their samples and
+ * binaries: pprof cannot map them back into the file to symbolize them
+ * ([pseudo] files, JIT maps and anonymous memory are not counted).
  *
  * The reader's files: perf_script_grammar.c parses one line into fields,
  * perf_script_lines.c says what each line is from the lines before it,
@@ -506,6 +510,22 @@ static void note_period(struct ps_event *ev, const struct ps_sample *c, uint64_t
 	ev->any_period = true;
 }
 
+/* Counts the samples of each stack, for the warning of unmapped_samples. */
+static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
+{
+	if (!stack)
+		return;
+	if (stack >= r->stack_samples_cap) {
+		size_t old = r->stack_samples_cap;
+
+		pc_grow(&r->stack_samples, &r->stack_samples_cap, (size_t)stack + 1,
+			sizeof(*r->stack_samples));
+		memset(r->stack_samples + old, 0,
+		       (r->stack_samples_cap - old) * sizeof(*r->stack_samples));
+	}
+	r->stack_samples[stack] = add_capped(r->stack_samples[stack], repeat);
+}
+
 int ps_emit_sample(struct ps_reader *r)
 {
 	struct ps_sample *c = &r->cur;
@@ -533,6 +553,7 @@ int ps_emit_sample(struct ps_reader *r)
 		return pc_fail_line(&r->ctx->err, PS_FORMAT, c->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
 	note_period(ev, c, value);
+	count_stack(r, sample.stack, c->repeat);
 	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, ev->col_event);
 	r->saw_sample = true;
@@ -792,9 +813,76 @@ static void set_units_and_period(struct ps_reader *r)
 	}
 }
 
+/* Whether the frame is a runtime address in a file that no mmap record placed. */
+static bool unmapped_runtime_frame(const struct pc_model *m, const struct pc_frame *frame)
+{
+	return frame->module && (frame->flags & PC_FRAME_ABSOLUTE) &&
+	       (frame->flags & PC_FRAME_HAS_ADDRESS) &&
+	       !pc_model_module(m, frame->module)->has_range &&
+	       pc_model_module_is_file(m, frame->module);
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Runtime addresses in a binary that no MMAP record placed: pprof keeps
+ * them, but cannot map them back into the file to symbolize them. One
+ * warning counts the samples (of this input) that have such a frame and
+ * the binaries (by name) they lie in. [pseudo] files, JIT maps and
+ * anonymous memory are not counted: nothing could symbolize them anyway.
+ */
+static int warn_unmapped(struct ps_reader *r)
+{
+	const struct pc_model *m = r->m;
+	bool *hit_modules = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*hit_modules));
+	uint32_t *names = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*names));
+	size_t nnames = 0, binaries = 0;
+	uint64_t samples = 0;
+	int ret = 0;
+
+	for (uint32_t stack = 1; stack < r->stack_samples_cap; stack++) {
+		size_t n;
+		const uint32_t *frames;
+		bool hit = false;
+
+		if (!r->stack_samples[stack])
+			continue;
+		frames = pc_model_stack(m, stack, &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct pc_frame *frame = pc_model_frame(m, frames[i]);
+
+			if (!unmapped_runtime_frame(m, frame))
+				continue;
+			hit = true;
+			if (!hit_modules[frame->module])
+				names[nnames++] = pc_model_module(m, frame->module)->name;
+			hit_modules[frame->module] = true;
+		}
+		if (hit)
+			samples = add_capped(samples, r->stack_samples[stack]);
+	}
+	if (nnames) {
+		qsort(names, nnames, sizeof(*names), compare_ids);
+		for (size_t i = 0; i < nnames; i++)
+			binaries += !i || names[i] != names[i - 1];
+		ret = pc_warn(r->ctx, PS_FORMAT, "%llu sample%s in %zu binar%s runtime addresses "
+			      "but no mmap records: pprof cannot re-symbolize them (print them "
+			      "with perf script --show-mmap-events)", (unsigned long long)samples,
+			      samples == 1 ? "" : "s", binaries, binaries == 1 ? "y has" : "ies have");
+	}
+	free(names);
+	free(hit_modules);
+	return ret;
+}
+
 int ps_finish_profile(struct ps_reader *r)
 {
-	if (make_declared_events(r))
+	if (make_declared_events(r) || warn_unmapped(r))
 		return -1;
 	set_units_and_period(r);
 	pc_model_add_source(r->m, PS_FORMAT);
@@ -851,6 +939,7 @@ static void reader_release(struct ps_reader *r)
 	free(r->block);
 	free(r->hot);
 	free(r->inline_bits);
+	free(r->stack_samples);
 }
 
 static int perf_script_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)

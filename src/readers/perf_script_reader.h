@@ -129,6 +129,9 @@ struct ps_reader {
 	char *scratch;
 	size_t scratch_cap;
 
+	uint64_t *stack_samples;     /* by stack id: this input's samples of it */
+	size_t stack_samples_cap;
+
 	bool any_time;
 	uint64_t first_time, last_time;
 	uint64_t trace_errors, perf_messages, lost;

@@ -1300,6 +1300,67 @@ static void test_mmap_build_ids(void **state)
 		    "  label \"tid\" = 7 \"tid\"\n");
 }
 
+/* Runtime addresses in binaries that no mmap record placed: one counted warning. */
+static const char unmapped_input[] =
+		"PERF_RECORD_MMAP2 9/9: [0x7f0000000000(0x1000) @ 0 0:0 0 0]: r-xp /lib/placed.so\n"
+		"w 7/7 1.0: 1 cycles: \n"
+		"\t    559e97b5d382 leaf (/bin/w)\n"
+		"\t    7f68207a9010 lib (/lib/x.so)\n"
+		"\t            1382 main (/bin/w)\n"
+		"\n"
+		"w 8/8 2.0: 1 cycles: \n"
+		"\t    559e97b5d382 leaf (/bin/w)\n"
+		"\n"
+		"w 7/7 3.0: 1 cycles: \n"
+		"\tffffffff813fda15 k ([kernel.kallsyms])\n"
+		"\t    7f68207a0000 [unknown] (/tmp/perf-7.map)\n"
+		"\t            1382 main (/bin/w)\n"
+		"\n"
+		"w 9/9 4.0: 1 cycles: \n"
+		"\t    7f0000000010 f (/lib/placed.so)\n"
+		"\n";
+
+static void test_unmapped_runtime_addresses_warned(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, unmapped_input);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 1);
+	assert_string_equal(f->ctx.warnings[0].text,
+			    "perf-script: 2 samples in 2 binaries have runtime addresses but no "
+			    "mmap records: pprof cannot re-symbolize them (print them with perf "
+			    "script --show-mmap-events)");
+}
+
+static void test_unmapped_runtime_addresses_strict(void **state)
+{
+	struct fixture *f = *state;
+
+	f->ctx.opt.strict = true;
+	assert_int_equal(read_text(f, unmapped_input, strlen(unmapped_input)), -1);
+	assert_non_null(strstr(f->ctx.err.message, "2 samples in 2 binaries"));
+}
+
+/* One sample, one binary; DSO offsets and placed binaries are no reason to warn. */
+static void test_unmapped_warning_counts(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, "w 7/7 1.0: 1 cycles: \n\t    559e97b5d382 leaf (/bin/w)\n\n"
+		   "w 7/7 2.0: 1 cycles: \n\t            1382 main (/bin/w)\n\n");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_non_null(strstr(f->ctx.warnings[0].text, "perf-script: 1 sample in 1 binary has "
+				"runtime addresses"));
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	pc_ctx_init(&f->ctx);
+	read_ok(f, "w 7/7 1.0: 1 cycles: \n\t            1382 main (/bin/w)\n\n"
+		   "PERF_RECORD_MMAP2 7/7: [0x559e97b5d000(0x1000) @ 0x1000 0:0 0 0]: r-xp /bin/w\n"
+		   "w 7/7 2.0: 1 cycles: \n\t    559e97b5d382 leaf (/bin/w)\n\n");
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1333,6 +1394,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_line_numbers_after_cached_callchains, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_units_and_period, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_mmap_build_ids, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_runtime_addresses_warned, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_runtime_addresses_strict, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_warning_counts, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_period_printed_once, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_no_period_printed, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_some_periods_missing, pct_setup, pct_teardown),
