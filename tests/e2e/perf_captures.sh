@@ -35,7 +35,8 @@
 #      ([unknown] and (inlined) are no dso; without a printed pid a
 #      process is one address space), each named by its dso (pprof adds a
 #      nameless one of its own to a profile that has none), and
-#      with --show-mmap-events a mapping's range is its MMAP2 record's;
+#      with --show-mmap-events a mapping's range is its MMAP2 record's, and
+#      so is its build id (perf record --buildid-mmap) or none;
 #    - `pprof -top` reports each column's exact total, and `pprof -traces`
 #      the total of the samples that have frames, with the comm labels of
 #      the text (both with -unit=ns, so that the nanoseconds of cpu-clock
@@ -145,8 +146,9 @@ def parse_raw(path):
     location_re = re.compile(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=(\d+) )?(?:\[F\] )?(.*)$")
     # "NAME FILE:LINE s=START[(SYSTEM_NAME)]"; names may hold blanks
     line_re = re.compile(r"^(.*) \S*:-?\d+ s=-?\d+(?:\(.*\))?$")
-    mapping_re = re.compile(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (.*?)\s*"
-                            r"((?:\[[A-Z]{2}\])*)$")
+    # "ID: START/LIMIT/OFFSET FILE [BUILD_ID] [FLAGS]"
+    mapping_re = re.compile(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (.*?)"
+                            r"(?: ([0-9a-f]{16,}))?\s*((?:\[[A-Z]{2}\])*)$")
     last_location = None
     for i, line in enumerate(lines):
         if section is None and line.startswith("PeriodType: "):
@@ -191,7 +193,8 @@ def parse_raw(path):
                 raise SystemExit("unparsed mapping line %r" % line)
             mappings[int(match.group(1))] = {
                 "start": int(match.group(2), 16), "limit": int(match.group(3), 16),
-                "offset": int(match.group(4), 16), "file": match.group(5)}
+                "offset": int(match.group(4), 16), "file": match.group(5),
+                "build_id": match.group(6) or ""}
     return types, units, default, (period_type, period), samples, locations, mappings
 
 
@@ -436,7 +439,7 @@ def check(capture, raw_path, totals_path, expect_path):
     by_file = {}
     for m in mappings.values():
         by_file.setdefault(m["file"], []).append(m)
-    checked = 0
+    checked = build_ids = 0
     for record in mmaps:
         key = (int(record["pid"]), record["path"])
         if key not in pairs or len(by_file.get(record["path"], [])) != 1:
@@ -450,8 +453,14 @@ def check(capture, raw_path, totals_path, expect_path):
                           "0x%x/0x%x/0x%x" % (record["path"], m["start"], m["limit"],
                                                m["offset"], record["line"], start,
                                                start + length, pgoff))
+        if m["build_id"] != (record["build_id"] or "").lower():
+            errors.append("mapping %s: build id '%s', its MMAP2 record (line %d) says '%s'"
+                          % (record["path"], m["build_id"], record["line"],
+                             record["build_id"] or ""))
+        build_ids += 1 if record["build_id"] else 0
     if mmaps:
-        print("    %d mapping ranges checked against MMAP records" % checked)
+        print("    %d mapping ranges (%d with a build id) checked against MMAP records"
+              % (checked, build_ids))
 
     with open(expect_path, "w") as handle:
         for event, (i, j) in columns.items():
