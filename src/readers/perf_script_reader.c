@@ -510,7 +510,7 @@ static void note_period(struct ps_event *ev, const struct ps_sample *c, uint64_t
 	ev->any_period = true;
 }
 
-/* Counts the samples of each stack, for the warning of unmapped_samples. */
+/* Counts the samples of each stack, for warn_unmapped at the end. */
 static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 {
 	if (!stack)

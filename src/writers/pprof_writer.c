@@ -9,40 +9,36 @@
  * written), speedscope and every proto3 consumer (strings are valid UTF-8).
  *
  * What maps where:
- *   column (type, unit)      -> sample_type, in model order, with the
- *                               column's type as name, but for a perf event
- *                               pair (the SAMPLES and the WEIGHT column of one
- *                               event), named as pprof users expect: with one
- *                               pair "samples" and "cpu" (cpu-clock or
- *                               task-clock in nanoseconds) or EVENT; with
- *                               several EVENT_samples and EVENT; EVENT without
- *                               perf's modifier suffix (":ppp") unless two
- *                               events then collide; the model's names when a
- *                               name would be taken twice. The default
- *                               column's name -> default_sample_type
- *   module                   -> mapping; mapping 1 (mapping[0], which
- *                               pprof shows as the profile's binary) is the
- *                               profiled program: the module that perf's
- *                               command line names (a "perf-command:"
- *                               comment: the first word after " -- ", else
- *                               the first word after "record" that is no
- *                               option and names a module; by path or base
- *                               name), else the module with the most leaf
- *                               samples in the default column that is a file
- *                               (pc_model_module_is_file) and no shared
- *                               library (.so, .so., .dll, .dylib); the
- *                               others follow in model order (mapping ids
- *                               are a permutation of module ids). Start,
- *                               limit and offset from its range when known,
- *                               else start 0 and limit = highest address +
- *                               1; build_id as is; has_functions/filenames/
+ *   column (type, unit)      -> sample_type, in model order, named by the
+ *                               column's type, but a perf event pair (the
+ *                               SAMPLES and WEIGHT columns of one event) as
+ *                               pprof users expect (pprof_conventions.c):
+ *                               with one pair "samples" and "cpu" (cpu-clock
+ *                               or task-clock in nanoseconds) or EVENT; with
+ *                               several EVENT_samples and EVENT; EVENT
+ *                               without perf's modifier suffix (":ppp")
+ *                               unless two events then collide; the model's
+ *                               names when a name would be taken twice. The
+ *                               default column's name -> default_sample_type
+ *   module                   -> mapping; mapping 1 (mapping[0], which pprof
+ *                               shows as the profile's binary) is the
+ *                               profiled program (pprof_conventions.c): the
+ *                               module perf's command line names (a
+ *                               "perf-command:" comment), else the one with
+ *                               the most leaf samples in the default column
+ *                               that is a file and no shared library; the
+ *                               others follow in model order (mapping ids are
+ *                               a permutation of module ids). Start, limit
+ *                               and offset from its range when known, else
+ *                               start 0 and limit = highest address + 1;
+ *                               build_id as is; has_functions/filenames/
  *                               line_numbers true when every location of it
  *                               has them
  *   PE image by RVA (a module -> placed for pprof's symbolizer (research/
  *   with a PDB id, no range,      pe-symbolization.md 1): start = mapping
  *   as SPT gives it)              id << 40, locations at start + RVA,
- *                               file_offset 0,
- *                               path with '/' for '\\' and "/C:" for "C:",
+ *                               file_offset 0, path with '/' for '\\' and
+ *                               "/C:" for "C:",
  *                               no build_id (a comment per image holds its
  *                               PDB GUID and age; --pe-build-ids: the key
  *                               as build_id); an RVA below 0x1000 (the
@@ -87,10 +83,15 @@
  * lost without a warning: which branches formed one LBR record and their
  * order, the per-format header facts, the file and line of frames without
  * a function name, and whether an address was absolute or module-relative.
+ *
+ * Beside this file: pprof_conventions.c decides the names of perf's event
+ * columns and which module is the profiled program; pprof_strings.c holds
+ * the string table.
  */
 #include "model/format.h"
-#include "base/utf8.h"
 #include "model/reconstruct.h"
+#include "writers/pprof_conventions.h"
+#include "writers/pprof_strings.h"
 
 #include "base/gzip_blocks.h"
 
@@ -100,17 +101,6 @@
 #define EDGE_COLUMN "edge_inclusive"
 #define CHAIN (1u << 31) /* location_ref: a chain, not a frame */
 #define OWN (1u << 31)   /* out: an own sample, not a model sample */
-
-/* The output's string table, interned by content. */
-struct string_table {
-	char **texts;      /* [0] is ""; borrowed from the model or the arena */
-	size_t *lens;
-	size_t count, cap, lens_cap;
-	struct pc_index index;  /* ids are output index + 1 */
-	uint32_t *model_ids;    /* model string id -> output index + 1, 0 = not yet */
-	struct pc_arena arena;  /* repaired and writer-made strings */
-	size_t repaired;        /* strings that held invalid UTF-8 or NUL */
-};
 
 /* A model label in the output's string indices. */
 struct out_label {
@@ -205,124 +195,7 @@ struct pprof_writer {
 	int64_t period_type, period_unit;
 };
 
-/* ---- strings: interned, valid UTF-8, no NUL ---- */
-
-/* Length of the valid UTF-8 character at s (NUL excluded), or 0. */
-static size_t utf8_char_len(const unsigned char *s, size_t avail)
-{
-	return s[0] ? pc_utf8_char_len(s, avail) : 0;
-}
-
-static bool utf8_clean(const unsigned char *s, size_t len)
-{
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_char_len(s + i, len - i);
-
-		if (!n)
-			return false;
-		i += n;
-	}
-	return true;
-}
-
-/* Copies s into the arena with every invalid byte (and NUL) as U+FFFD. */
-static char *utf8_repair(struct pc_arena *arena, const unsigned char *s, size_t len,
-			 size_t *out_len)
-{
-	char *text = pc_arena_alloc(arena, len * 3 + 1);
-	size_t used = 0;
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_char_len(s + i, len - i);
-
-		if (n) {
-			memcpy(text + used, s + i, n);
-			used += n;
-			i += n;
-		} else {
-			memcpy(text + used, "\xef\xbf\xbd", 3);
-			used += 3;
-			i++;
-		}
-	}
-	text[used] = '\0';
-	*out_len = used;
-	return text;
-}
-
-struct string_key {
-	const char *text;
-	size_t len;
-};
-
-static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
-{
-	const struct string_table *table = ctx;
-	const struct string_key *key = key_ptr;
-
-	return table->lens[id - 1] == key->len &&
-	       !memcmp(table->texts[id - 1], key->text, key->len);
-}
-
-static int64_t string_table_add(struct string_table *table, char *text, size_t len)
-{
-	struct string_key key = { .text = text, .len = len };
-	uint64_t hash = pc_hash_bytes(text, len, 0);
-	uint32_t id = pc_index_find(&table->index, hash, string_equal, table, &key);
-
-	if (id)
-		return (int64_t)id - 1;
-	pc_grow(&table->texts, &table->cap, table->count + 1, sizeof(*table->texts));
-	pc_grow(&table->lens, &table->lens_cap, table->count + 1, sizeof(*table->lens));
-	table->texts[table->count] = text;
-	table->lens[table->count] = len;
-	pc_index_add(&table->index, hash, (uint32_t)++table->count);
-	return (int64_t)table->count - 1;
-}
-
-/*
- * Interns len bytes at text. Clean text that lives as long as the writer
- * (borrow) is not copied; other text is copied, repaired when needed.
- */
-static int64_t string_table_intern(struct string_table *table, const void *text,
-				   size_t len, bool borrow)
-{
-	size_t out_len = len;
-	char *copy;
-
-	if (!len)
-		return 0;
-	if (!utf8_clean(text, len)) {
-		table->repaired++;
-		copy = utf8_repair(&table->arena, text, len, &out_len);
-		return string_table_add(table, copy, out_len);
-	}
-	if (borrow)
-		return string_table_add(table, (char *)text, out_len);
-	copy = pc_arena_alloc(&table->arena, len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	return string_table_add(table, copy, out_len);
-}
-
-static void string_table_init(struct string_table *table, size_t model_strings)
-{
-	memset(table, 0, sizeof(*table));
-	pc_arena_init(&table->arena);
-	table->model_ids = pc_xcalloc(model_strings ? model_strings : 1,
-				      sizeof(*table->model_ids));
-	string_table_add(table, (char *)"", 0);
-}
-
-static void string_table_release(struct string_table *table)
-{
-	free(table->texts);
-	free(table->lens);
-	free(table->model_ids);
-	pc_index_release(&table->index);
-	pc_arena_release(&table->arena);
-	memset(table, 0, sizeof(*table));
-}
+/* ---- strings ---- */
 
 /* The output index of a model string, interned on first use. */
 static int64_t model_string(struct pprof_writer *w, pc_str_id id)
@@ -344,96 +217,14 @@ static int64_t own_string(struct pprof_writer *w, const char *text)
 
 /* ---- sample types ---- */
 
-/*
- * A perf event pair: the SAMPLES and the WEIGHT column of one event, named
- * as pprof users expect (pprof's own CPU profiles, perf_data_converter):
- * with one pair, "samples" and "cpu" (a clock in nanoseconds) or the
- * event; with several, "<event>_samples" and "<event>". The event is
- * named without perf's modifier suffix unless two events then collide.
- */
-struct event_pair {
-	size_t samples, weight; /* columns */
-	const char *event;
-	size_t len;             /* of the event's name as shown */
-};
-
-static size_t find_event_pairs(const struct pc_model *m, struct event_pair *pairs)
-{
-	bool collides[PC_MAX_COLUMNS / 2] = { false };
-	size_t n = 0;
-
-	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		const struct pc_column *column = pc_model_column(m, c);
-		int weight;
-
-		if (column->role != PC_ROLE_SAMPLES || !column->event ||
-		    pc_model_find_column(m, PC_ROLE_SAMPLES, column->event) != (int)c)
-			continue;
-		weight = pc_model_find_column(m, PC_ROLE_WEIGHT, column->event);
-		if (weight < 0)
-			continue;
-		pairs[n++] = (struct event_pair){
-			.samples = c,
-			.weight = (size_t)weight,
-			.event = pc_str(m, column->event),
-			.len = pc_event_base_len(pc_str(m, column->event),
-						 pc_str_len(m, column->event)),
-		};
-	}
-	for (size_t i = 0; i < n; i++)
-		for (size_t j = 0; j < n; j++)
-			if (i != j && pairs[i].len == pairs[j].len &&
-			    !memcmp(pairs[i].event, pairs[j].event, pairs[i].len))
-				collides[i] = true;
-	for (size_t i = 0; i < n; i++)
-		if (collides[i])
-			pairs[i].len = strlen(pairs[i].event);
-	return n;
-}
-
-/* text[0, len) and suffix, in a new string. */
-static char *joined(const char *text, size_t len, const char *suffix)
-{
-	size_t suffix_len = strlen(suffix);
-	char *name = pc_xmalloc(len + suffix_len + 1);
-
-	memcpy(name, text, len);
-	memcpy(name + len, suffix, suffix_len + 1);
-	return name;
-}
-
-/*
- * Names the columns of the perf event pairs, unless a name would then be
- * taken twice (by another column): then every column keeps its own.
- */
+/* The pprof names of perf's event columns (pprof_conventions.c). */
 static void name_event_pairs(struct pprof_writer *w)
 {
-	const struct pc_model *m = w->m;
-	struct event_pair pairs[PC_MAX_COLUMNS / 2];
-	size_t n = find_event_pairs(m, pairs);
-	char *names[PC_MAX_COLUMNS] = { 0 };
-	bool distinct = true;
+	char *names[PC_MAX_COLUMNS];
 
-	for (size_t i = 0; i < n; i++) {
-		const struct event_pair *pair = &pairs[i];
-		const char *unit = pc_str(m, pc_model_column(m, pair->weight)->unit);
-		bool cpu = n == 1 && pc_event_is_clock(pair->event, strlen(pair->event)) &&
-			   !strcmp(unit, "nanoseconds");
-
-		names[pair->samples] = n > 1 ? joined(pair->event, pair->len, "_samples") :
-				       joined("samples", strlen("samples"), "");
-		names[pair->weight] = cpu ? joined("cpu", strlen("cpu"), "") :
-				      joined(pair->event, pair->len, "");
-	}
-	for (size_t c = 0; c < pc_model_ncolumns(m) && n; c++)
-		for (size_t d = 0; d < c; d++) {
-			const char *a = names[c] ? names[c] : pc_str(m, pc_model_column(m, c)->type);
-			const char *b = names[d] ? names[d] : pc_str(m, pc_model_column(m, d)->type);
-
-			distinct &= strcmp(a, b) != 0;
-		}
-	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		if (names[c] && distinct)
+	pprof_column_names(w->m, names);
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++) {
+		if (names[c])
 			w->types[c] = own_string(w, names[c]);
 		free(names[c]);
 	}
@@ -1533,176 +1324,6 @@ static int write_gzip(struct pc_ctx *ctx, struct pprof_writer *w,
 
 /* ---- the profiled program: mapping 1 ---- */
 
-/* Whether text[0, len) ends with suffix (lowercase ASCII), in any case. */
-static bool has_suffix(const char *text, size_t len, const char *suffix)
-{
-	size_t n = strlen(suffix);
-
-	if (len < n)
-		return false;
-	for (size_t i = 0; i < n; i++) {
-		char c = text[len - n + i];
-
-		if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != suffix[i])
-			return false;
-	}
-	return true;
-}
-
-/* A shared library by its name: "libc.so.6", "x.so", "x.dll", "x.dylib". */
-static bool is_shared_library(const char *name, size_t len)
-{
-	for (size_t i = 0; i + 4 <= len; i++)
-		if (!memcmp(name + i, ".so.", 4))
-			return true;
-	return has_suffix(name, len, ".so") || has_suffix(name, len, ".dll") ||
-	       has_suffix(name, len, ".dylib");
-}
-
-/* The part of path[0, len) after its last '/' or '\\'. */
-static const char *base_name(const char *path, size_t len, size_t *base_len)
-{
-	size_t at = len;
-
-	while (at > 0 && path[at - 1] != '/' && path[at - 1] != '\\')
-		at--;
-	*base_len = len - at;
-	return path + at;
-}
-
-/* Whether module id is the program word[0, len) names: by path or base name. */
-static bool module_named(const struct pc_model *m, uint32_t id, const char *word, size_t len)
-{
-	pc_str_id name = pc_model_module(m, id)->name;
-	size_t name_base_len, word_base_len;
-	const char *name_base = base_name(pc_str(m, name), pc_str_len(m, name), &name_base_len);
-	const char *word_base = base_name(word, len, &word_base_len);
-
-	if (!pc_model_module_is_file(m, id))
-		return false;
-	if (pc_str_len(m, name) == len && !memcmp(pc_str(m, name), word, len))
-		return true;
-	return word_base_len && name_base_len == word_base_len &&
-	       !memcmp(name_base, word_base, word_base_len);
-}
-
-/* The default column's counts of the samples whose leaf (not inlined) is in each module. */
-static uint64_t *leaf_counts(const struct pc_model *m)
-{
-	uint64_t *counts = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*counts));
-	int def = pc_model_default_column(m);
-
-	for (size_t i = 0; i < pc_model_nsamples(m) && def >= 0; i++) {
-		size_t n, leaf = 0;
-		const uint32_t *frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
-		uint64_t value = pc_model_values(m, i)[def];
-		uint32_t module;
-
-		while (leaf < n && (pc_model_frame(m, frames[leaf])->flags & PC_FRAME_INLINE))
-			leaf++;
-		if (leaf == n)
-			continue;
-		module = pc_model_frame(m, frames[leaf])->module;
-		counts[module] = value > UINT64_MAX - counts[module] ? UINT64_MAX :
-				 counts[module] + value;
-	}
-	return counts;
-}
-
-/* The module word names with the most leaf counts (the first of equals); 0 = none. */
-static uint32_t module_of_word(const struct pc_model *m, const uint64_t *counts,
-			       const char *word, size_t len)
-{
-	uint32_t best = 0;
-
-	for (uint32_t id = 1; id <= pc_model_nmodules(m); id++)
-		if (module_named(m, id, word, len) && (!best || counts[id] > counts[best]))
-			best = id;
-	return best;
-}
-
-/* The next blank-separated word of text[*at, len); false at the end. */
-static bool next_word(const char *text, size_t len, size_t *at, const char **word,
-		      size_t *word_len)
-{
-	while (*at < len && text[*at] == ' ')
-		(*at)++;
-	if (*at == len)
-		return false;
-	*word = text + *at;
-	while (*at < len && text[*at] != ' ')
-		(*at)++;
-	*word_len = (size_t)(text + *at - *word);
-	return true;
-}
-
-/*
- * The program of a perf command line ("perf record ... -- PROGRAM ARGS",
- * as perf script --header prints it): the first word after " -- ", else
- * the first word after "record" that is no option and names a module (an
- * option's value, "-F 499", names none). 0 = none.
- */
-static uint32_t commanded_module(const struct pc_model *m, const uint64_t *counts,
-				 const char *command, size_t len)
-{
-	const char *word;
-	size_t at = 0, word_len;
-	bool after_record = false;
-
-	for (size_t i = 0; i + 4 <= len; i++)
-		if (!memcmp(command + i, " -- ", 4)) {
-			at = i + 4;
-			return next_word(command, len, &at, &word, &word_len) ?
-			       module_of_word(m, counts, word, word_len) : 0;
-		}
-	while (next_word(command, len, &at, &word, &word_len)) {
-		uint32_t id;
-
-		if (!after_record) {
-			after_record = word_len == 6 && !memcmp(word, "record", 6);
-			continue;
-		}
-		if (word[0] != '-' && (id = module_of_word(m, counts, word, word_len)))
-			return id;
-	}
-	return 0;
-}
-
-/*
- * The profiled program, which pprof shows as the profile's binary
- * (mapping 1): the one perf's command line names (a "perf-command:"
- * comment), else the module with the most leaf counts in the default
- * column that is a file (pc_model_module_is_file) and no shared library;
- * 0 = none.
- */
-static uint32_t program_module(const struct pc_model *m)
-{
-	static const char prefix[] = "perf-command:";
-	uint64_t *counts = leaf_counts(m);
-	uint32_t best = 0;
-	bool commanded;
-
-	for (size_t i = 0; i < pc_model_ncomments(m) && !best; i++) {
-		const char *text = pc_str(m, pc_model_comment(m, i));
-		size_t len = pc_str_len(m, pc_model_comment(m, i));
-
-		if (len >= strlen(prefix) && !memcmp(text, prefix, strlen(prefix)))
-			best = commanded_module(m, counts, text + strlen(prefix),
-						len - strlen(prefix));
-	}
-	commanded = best != 0;
-	for (uint32_t id = 1; id <= pc_model_nmodules(m) && !commanded; id++) {
-		pc_str_id name = pc_model_module(m, id)->name;
-
-		if (counts[id] && pc_model_module_is_file(m, id) &&
-		    !is_shared_library(pc_str(m, name), pc_str_len(m, name)) &&
-		    (!best || counts[id] > counts[best]))
-			best = id;
-	}
-	free(counts);
-	return best;
-}
-
 /*
  * Mapping ids: the profiled program is mapping 1, the other modules follow
  * in model order (a permutation of module ids; none moves when the
@@ -1711,7 +1332,7 @@ static uint32_t program_module(const struct pc_model *m)
 static void order_mappings(struct pprof_writer *w)
 {
 	size_t n = pc_model_nmodules(w->m);
-	uint32_t program = program_module(w->m), next = 1;
+	uint32_t program = pprof_program_module(w->m), next = 1;
 
 	w->mapping_of = pc_xcalloc(n + 1, sizeof(*w->mapping_of));
 	w->module_at = pc_xcalloc(n + 1, sizeof(*w->module_at));
