@@ -8,6 +8,8 @@
 #   sh samples/perf/record.sh --expected  only rewrite the expected files
 #                                         (*.folded, totals.txt) from the
 #                                         *.perf.txt already there
+#   sh samples/perf/record.sh --buildid   record only buildid.perf.txt, then
+#                                         the expected files
 #
 # Needs perf (linux-perf), gcc and python3, and the right to profile: root,
 # or kernel.perf_event_paranoid <= 1 (kernel frames need root or
@@ -26,20 +28,44 @@ work=build/samples/perf
 oracle="python3 tests/oracle/perf_fold.py"
 ms=${WORKLOAD_MS:-300}
 
-record() {
+build_workload() {
 	mkdir -p "$work"
 	command -v perf >/dev/null 2>&1 || { echo "record.sh: perf is missing (apt-get install linux-perf)" >&2; exit 1; }
 	${CC:-gcc} -O1 -g -fno-omit-frame-pointer -pthread -o "$work/workload" "$out/workload.c"
+}
 
-	# The workload's "jit 4" thread runs code in anonymous memory; with
-	# --perf-map it writes /tmp/perf-PID.map naming it, which perf script
-	# reads, so the maps are removed only after the last perf script.
-	run() { # name perf-record-options... (then the workload)
-		name=$1
-		shift
-		perf record -q "$@" -o "$work/$name.data" -- "$work/workload" "$ms" --perf-map \
-			>"$work/$name.out"
-	}
+# The workload's "jit 4" thread runs code in anonymous memory; with
+# --perf-map it writes /tmp/perf-PID.map naming it, which perf script
+# reads, so the maps are removed only after the last perf script.
+run() { # name perf-record-options... (then the workload)
+	name=$1
+	shift
+	perf record -q "$@" -o "$work/$name.data" -- "$work/workload" "$ms" --perf-map \
+		>"$work/$name.out"
+}
+
+script() { # data name perf-script-options...
+	data=$1 name=$2
+	shift 2
+	perf script -i "$work/$data.data" "$@" >"$out/$name.perf.txt" 2>/dev/null
+}
+
+remove_perf_maps() {
+	cat "$work"/*.out | sed -n 's/^perf map //p' | xargs rm -f
+}
+
+# (f) build ids: --buildid-mmap (kernel 5.12+) makes MMAP2 records carry each
+# binary's ELF build id, printed by --show-mmap-events; no symbols, the
+# addresses as perf printed them. A short run (150 ms) keeps the file small.
+record_buildid() {
+	ms=${WORKLOAD_MS:-150}
+	run buildid -e cpu-clock -F 999 --buildid-mmap
+	script buildid buildid -F comm,pid,tid,time,event,ip,dso,period --show-mmap-events
+	remove_perf_maps
+}
+
+record() {
+	build_workload
 	# (a) frame-pointer call graphs, with the cpu of each sample
 	run fp -g -F 499 --sample-cpu
 	# (b) DWARF call graphs (16 KB of stack per sample); its perf map is
@@ -52,11 +78,6 @@ record() {
 	# no call graph: the single-line sample form
 	run flat -F 499 --sample-cpu
 
-	script() { # data name perf-script-options...
-		data=$1 name=$2
-		shift 2
-		perf script -i "$work/$data.data" "$@" >"$out/$name.perf.txt" 2>/dev/null
-	}
 	script fp fp --no-inline
 	# (d) side records: MMAP/MMAP2 lines, and pid/tid on every header
 	script fp fp-mmap --no-inline -F +pid --show-mmap-events
@@ -69,7 +90,8 @@ record() {
 	script dwarf dwarf-noinline --no-inline -F +pid
 	script twoevents twoevents --no-inline
 	script flat flat --no-inline
-	cat "$work"/*.out | sed -n 's/^perf map //p' | xargs rm -f
+	remove_perf_maps
+	record_buildid
 	for file in "$out"/*.perf.txt; do
 		size=$(wc -c <"$file")
 		[ "$size" -lt 1000000 ] || echo "record.sh: warning: $file is $size bytes (keep it under 1 MB: lower WORKLOAD_MS)" >&2
@@ -81,7 +103,7 @@ record() {
 # reads this list back from folded.list).
 expected_list() {
 	for name in fp fp-mmap fp-fields-comm fp-fields-pid fp-fields-ipsym dwarf dwarf-noinline \
-		twoevents flat; do
+		twoevents flat buildid; do
 		echo "$name.folded $name.perf.txt"
 	done
 	for name in fp fp-mmap dwarf twoevents; do
@@ -115,8 +137,9 @@ expected() {
 
 case ${1:-} in
 --expected) ;;
+--buildid) build_workload && record_buildid ;;
 "") record ;;
-*) echo "usage: sh samples/perf/record.sh [--expected]" >&2; exit 2 ;;
+*) echo "usage: sh samples/perf/record.sh [--expected|--buildid]" >&2; exit 2 ;;
 esac
 expected
 ls -l "$out"

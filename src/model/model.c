@@ -432,6 +432,29 @@ int pc_model_find_column(const struct pc_model *m, enum pc_column_role role, pc_
 	return -1;
 }
 
+void pc_model_set_column_unit(struct pc_model *m, size_t c, const char *unit)
+{
+	m->columns[c].unit = pc_model_intern_cstr(m, unit);
+}
+
+size_t pc_event_base_len(const char *event, size_t len)
+{
+	static const char modifiers[] = "ukhIGHpPSDWebR";
+	size_t at = len;
+
+	while (at > 0 && event[at - 1] && strchr(modifiers, event[at - 1]))
+		at--;
+	return at > 1 && at < len && event[at - 1] == ':' ? at - 1 : len;
+}
+
+bool pc_event_is_clock(const char *event, size_t len)
+{
+	size_t base = pc_event_base_len(event, len);
+
+	return (base == strlen("cpu-clock") && !memcmp(event, "cpu-clock", base)) ||
+	       (base == strlen("task-clock") && !memcmp(event, "task-clock", base));
+}
+
 /* The id of text if the model has interned it, else 0. */
 static pc_str_id find_str(const struct pc_model *m, const char *text)
 {
@@ -1023,6 +1046,25 @@ const struct pc_module *pc_model_module(const struct pc_model *m,
 						      uint32_t id)
 {
 	return &m->modules[id - 1];}
+
+static bool has_prefix(const char *text, size_t len, const char *prefix)
+{
+	size_t n = strlen(prefix);
+
+	return len >= n && !memcmp(text, prefix, n);
+}
+
+bool pc_model_module_is_file(const struct pc_model *m, uint32_t id)
+{
+	const char *name = pc_str(m, m->modules[id - 1].name);
+	size_t len = pc_str_len(m, m->modules[id - 1].name);
+
+	if (!len || name[0] == '[' || has_prefix(name, len, "//anon") ||
+	    has_prefix(name, len, "/memfd:"))
+		return false;
+	return !(has_prefix(name, len, "/tmp/perf-") && len > 4 &&
+		 !memcmp(name + len - 4, ".map", 4));
+}
 
 const struct pc_frame *pc_model_frame(const struct pc_model *m,
 						    uint32_t id)

@@ -107,6 +107,16 @@ struct pc_column {
 	enum pc_column_role role;
 };
 
+/*
+ * The length of an event name without perf's modifier suffix: a trailing
+ * ':' and one or more of perf's modifier letters (ukhIGHpPSDWebR), as in
+ * "cpu-clock:ppp" or "cycles:u"; len when it has none ("sched:sched_switch",
+ * "cycles", "cpu_core/cycles:Pu/").
+ */
+size_t pc_event_base_len(const char *event, size_t len);
+/* Whether event is one of perf's clocks (cpu-clock, task-clock, with any modifier). */
+bool pc_event_is_clock(const char *event, size_t len);
+
 /* What identifies a sample; the ids are 0 when empty. */
 struct pc_sample {
 	uint32_t stack;    /* frame ids, leaf first */
@@ -168,6 +178,8 @@ int pc_model_pick_column(const struct pc_model *m, const char *event,
 			 enum pc_column_role prefer);
 /* The first column in role, of event when it is not 0; -1 when none. */
 int pc_model_find_column(const struct pc_model *m, enum pc_column_role role, pc_str_id event);
+/* Sets the unit of column c, known only once the input is read (perf periods). */
+void pc_model_set_column_unit(struct pc_model *m, size_t c, const char *unit);
 void pc_model_set_default_column(struct pc_model *m, int column);
 /* Adds count to one column of the sample; -1 when the sum would pass PC_COUNT_MAX. */
 int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
@@ -209,6 +221,13 @@ uint32_t pc_str_len(const struct pc_model *m, pc_str_id id);
 
 const struct pc_module *pc_model_module(const struct pc_model *m,
 						      uint32_t id);
+
+/*
+ * Whether module id names a file that a symbolizer could open: not "",
+ * not a "[...]" pseudo-file ([kernel.kallsyms], [vdso]), not a JIT map
+ * "/tmp/perf-PID.map", "//anon" or "/memfd:..." memory.
+ */
+bool pc_model_module_is_file(const struct pc_model *m, uint32_t id);
 
 const struct pc_frame *pc_model_frame(const struct pc_model *m,
 						    uint32_t id);

@@ -2,7 +2,8 @@
  * perf_script_grammar.c - the grammar of one `perf script` line: a sample
  * header's fields (comm, pid/tid, cpu, time, period, event) and what follows
  * them, a callchain frame (address, symbol without its offset, dso),
- * brstack entries, srclines, side records (MMAP, COMM/FORK/EXIT, LOST) and
+ * brstack entries, srclines, side records (MMAP with its build id,
+ * COMM/FORK/EXIT, LOST) and
  * "# key : value" header lines. Pure parsing: fields come out as offsets
  * into the line, and nothing here touches the model.
  *
@@ -842,6 +843,23 @@ enum ps_side_kind ps_side_kind(const char *s, size_t len, size_t at, size_t *bod
 	return PS_SIDE_IGNORED;
 }
 
+/*
+ * "<BUILDID>" after the page offset (perf record --buildid-mmap, kernel
+ * 5.12+) instead of "MAJ:MIN INODE GENERATION": 1 to 64 bytes in hex.
+ */
+static void parse_build_id(const char *s, size_t at, size_t end, struct ps_mmap *map)
+{
+	size_t hex;
+
+	if (at >= end || s[at] != '<')
+		return;
+	hex = hex_run(s, at + 1, end);
+	if (hex < end && s[hex] == '>' && hex > at + 1 && hex - at - 1 <= 128) {
+		map->build_id_start = at + 1;
+		map->build_id_end = hex;
+	}
+}
+
 /* [0xSTART(0xLEN) @ PGOFF ...]: PROT PATH, from s[at...); PROT and PATH start at *prot, *path. */
 static int parse_mmap_range(const char *s, size_t end, size_t at, struct ps_mmap *map,
 			    size_t *prot, size_t *path, struct ps_syntax *syn)
@@ -872,6 +890,7 @@ static int parse_mmap_range(const char *s, size_t end, size_t at, struct ps_mmap
 		;
 	if (close + 1 >= end)
 		goto bad;
+	parse_build_id(s, ps_skip_blanks(s, hex, close), close, map);
 	*prot = ps_skip_blanks(s, close + 2, end);
 	for (at = *prot; at < end && !ps_is_blank(s[at]); at++)
 		;
@@ -911,7 +930,9 @@ int ps_parse_mmap(const char *s, size_t len, size_t body, struct ps_mmap *map,
 		return ps_syntax_error(syn, s, at, colon, "PID/TID: after the MMAP record name");
 	if (parse_mmap_range(s, len, colon + 1, map, &prot, &path, syn))
 		return -1;
-	map->executable = memchr(s + prot, 'x', path > prot ? path - prot : 0) != NULL;
+	/* perf synthesizes the kernel's maps (pid -1) without protection bits: "---p" */
+	map->executable = memchr(s + prot, 'x', path > prot ? path - prot : 0) != NULL ||
+			  map->pid == -1;
 	map->path_start = path;
 	map->path_end = kernel_map_name_end(s, path, ps_trim_end(s, path, len));
 	return 0;

@@ -176,8 +176,9 @@ enum ps_side_kind ps_side_kind(const char *s, size_t len, size_t at, size_t *bod
 struct ps_mmap {
 	int64_t pid, tid;
 	uint64_t start, len, pgoff;
-	bool executable;             /* PROT has an 'x' */
+	bool executable;             /* PROT has an 'x', or pid -1 (the kernel's) */
 	size_t path_start, path_end; /* "[kernel.kallsyms]_text" ends at its ']' */
+	size_t build_id_start, build_id_end; /* the hex of "<BUILDID>"; equal: none */
 };
 
 int ps_parse_mmap(const char *s, size_t len, size_t body, struct ps_mmap *map,

@@ -22,10 +22,17 @@
  *   MMAP/MMAP2 record  -> an executable mapping sets its module's range:
  *                         start, limit = start + len, file_offset = pgoff
  *                         (has_range); "[kernel.kallsyms]_text" names
- *                         "[kernel.kallsyms]", and a pid -1 record applies
- *                         to that dso in every space. Frames printed without
- *                         a dso (bare addresses, brstack) take the module
- *                         whose range holds their address.
+ *                         "[kernel.kallsyms]", and a pid -1 record (the
+ *                         kernel's, executable whatever its protection bits
+ *                         say: "---p" with build ids) applies to that dso in
+ *                         every space. "<BUILDID>" after pgoff (perf record
+ *                         --buildid-mmap) -> the module's build_id in
+ *                         lowercase hex: a module of its own (modules are
+ *                         interned with their build id), which the frames
+ *                         of that dso in that space take from then on.
+ *                         Frames printed without a dso (bare addresses,
+ *                         brstack) take the module whose range holds their
+ *                         address.
  *   frame line         -> frame: HAS_ADDRESS, the address as printed;
  *                         ABSOLUTE when it is a runtime address, i.e. its
  *                         module is 0, or it lies in its module's range, or
@@ -49,9 +56,12 @@
  *                         (none: an empty stack). Labels: comm (string, when
  *                         not empty), pid (unit "pid", when printed or known),
  *                         tid (unit "tid"), cpu (unit "cpu", when printed).
- *                         Columns per event: <event>_sample (count, +1) and
- *                         <event>_event (count, + the printed period, else 1),
- *                         in the order of the "# event :" header lines, then
+ *                         Columns per event: <event>_sample (role SAMPLES,
+ *                         count, +1) and <event>_event (role WEIGHT, + the
+ *                         printed period, else 1; unit nanoseconds for
+ *                         cpu-clock and task-clock, with any modifier, when
+ *                         every sample of the event printed its period, else
+ *                         count), in the order of the "# event :" header lines, then
  *                         of first appearance; event = the name as printed
  *                         without its colon ("cycles:u", "sched:sched_switch",
  *                         "branch-misses/period=50/u"). The default column is
@@ -77,11 +87,20 @@
  *                         every "# key : value" line before the first sample
  *                         -> fact "perf.key" (blanks in key -> '_').
  *                         duration_nanos = last - first sample time.
+ *                         period_type = the default column's (type, unit);
+ *                         period = the period its event's samples printed
+ *                         when all printed the same, else the column's
+ *                         rounded mean (sum / samples); none when no sample
+ *                         printed a period.
  * What is lost: the time of each sample (identical samples are merged),
  * tracepoint payloads, PT flags, addr, insn and IPC fields, branch flags
  * (prediction, cycles, type), the misc, tod and guest fields, side records
  * other than MMAP/COMM/FORK/LOST (skipped), the exact spelling of blanks.
- * Lost or trace-error records are counted in a comment.
+ * Lost or trace-error records are counted in a comment. Runtime addresses
+ * in a binary that no MMAP record placed (perf script without
+ * --show-mmap-events) are kept, with one warning counting their samples and
+ * binaries: pprof cannot map them back into the file to symbolize them
+ * ([pseudo] files, JIT maps and anonymous memory are not counted).
  *
  * The reader's files: perf_script_grammar.c parses one line into fields,
  * perf_script_lines.c says what each line is from the lines before it,
@@ -109,7 +128,7 @@ static int add_event_columns(struct ps_reader *r, const char *name, size_t len, 
 {
 	char *type = scratch(r, 2 * len + sizeof("_sample") + 1);
 	char *event = type + len + sizeof("_sample"); /* NAME, after NAME_sample */
-	struct ps_event ev;
+	struct ps_event ev = { 0 };
 
 	if (r->nevents == MAX_EVENTS)
 		return ps_fail_at(r, 0, "more than %d events in one profile", MAX_EVENTS);
@@ -262,11 +281,16 @@ static const struct ps_global *find_global(const struct ps_reader *r, pc_str_id 
 	return NULL;
 }
 
+static uint64_t module_hash(const char *name, size_t len, uint64_t tag)
+{
+	return pc_hash_bytes(name, len, 0xd50 ^ tag);
+}
+
 static uint32_t module_for(struct ps_reader *r, const char *name, size_t len, uint32_t space,
 			   bool build_id)
 {
 	uint64_t tag = space | (build_id ? TAG_BUILD_ID : 0);
-	uint64_t hash = pc_hash_bytes(name, len, 0xd50 ^ tag);
+	uint64_t hash = module_hash(name, len, tag);
 	uint32_t id = ps_table_get(&r->modules, hash, tag, name, len);
 	struct pc_module module = { .space = space };
 	const struct ps_global *global;
@@ -279,6 +303,7 @@ static uint32_t module_for(struct ps_reader *r, const char *name, size_t len, ui
 		module.name = pc_model_intern(r->m, name, len);
 		global = space ? find_global(r, module.name) : NULL;
 		if (global) {
+			module.build_id = global->build_id;
 			module.start = global->start;
 			module.limit = global->limit;
 			module.file_offset = global->pgoff;
@@ -464,11 +489,48 @@ void ps_open_sample(struct ps_reader *r)
 	r->repeat = 0;
 }
 
+static uint64_t add_capped(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/* Notes the period of the sample (weight value, repeat times) for its event. */
+static void note_period(struct ps_event *ev, const struct ps_sample *c, uint64_t value)
+{
+	ev->samples = add_capped(ev->samples, c->repeat);
+	ev->weight = add_capped(ev->weight, value * c->repeat);
+	if (!c->has_period) {
+		ev->missing_period = true;
+		return;
+	}
+	if (ev->any_period && c->period != ev->first_period)
+		ev->periods_vary = true;
+	if (!ev->any_period)
+		ev->first_period = c->period;
+	ev->any_period = true;
+}
+
+/* Counts the samples of each stack, for warn_unmapped at the end. */
+static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
+{
+	if (!stack)
+		return;
+	if (stack >= r->stack_samples_cap) {
+		size_t old = r->stack_samples_cap;
+
+		pc_grow(&r->stack_samples, &r->stack_samples_cap, (size_t)stack + 1,
+			sizeof(*r->stack_samples));
+		memset(r->stack_samples + old, 0,
+		       (r->stack_samples_cap - old) * sizeof(*r->stack_samples));
+	}
+	r->stack_samples[stack] = add_capped(r->stack_samples[stack], repeat);
+}
+
 int ps_emit_sample(struct ps_reader *r)
 {
 	struct ps_sample *c = &r->cur;
 	struct pc_sample sample = { .labels = c->labels };
-	const struct ps_event *ev;
+	struct ps_event *ev;
 	uint64_t value = c->has_period ? c->period : 1;
 
 	r->state = ST_IDLE;
@@ -490,6 +552,8 @@ int ps_emit_sample(struct ps_reader *r)
 	    pc_model_add_sample(r->m, &sample, (size_t)ev->col_event, value * c->repeat))
 		return pc_fail_line(&r->ctx->err, PS_FORMAT, c->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
+	note_period(ev, c, value);
+	count_stack(r, sample.stack, c->repeat);
 	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, ev->col_event);
 	r->saw_sample = true;
@@ -561,35 +625,60 @@ void ps_apply_srcline(struct ps_reader *r, const struct ps_srcline *src)
 
 /* ---- side records ---- */
 
-/* Adds a range to a module and remembers it for bare addresses. */
-static void add_mapping(struct ps_reader *r, int64_t pid, const char *path, size_t path_len,
-			uint64_t start, uint64_t len, uint64_t pgoff)
+/* A build id as lowercase hex, interned. */
+static pc_str_id intern_build_id(struct ps_reader *r, const char *hex, size_t len)
 {
-	uint64_t limit = len > UINT64_MAX - start ? UINT64_MAX : start + len;
-	uint32_t space = pid >= 0 ? (uint32_t)pid + 1 : 0;
+	char *text = scratch(r, len);
+
+	for (size_t i = 0; i < len; i++)
+		text[i] = hex[i] >= 'A' && hex[i] <= 'F' ? (char)(hex[i] - 'A' + 'a') : hex[i];
+	return pc_model_intern(r->m, text, len);
+}
+
+/*
+ * Adds a range to a module and remembers it for bare addresses. With a
+ * build id the module is a new one (modules are interned with their build
+ * id), so the frames of its dso in its space are sent to it from now on.
+ */
+static void add_mapping(struct ps_reader *r, const struct ps_mmap *map)
+{
+	const char *path = r->line + map->path_start;
+	size_t path_len = map->path_end - map->path_start;
+	uint64_t start = map->start, limit = map->len > UINT64_MAX - start ? UINT64_MAX :
+					     start + map->len;
+	uint32_t space = map->pid >= 0 ? (uint32_t)map->pid + 1 : 0;
 	struct pc_module module = {
 		.name = pc_model_intern(r->m, path, path_len), .space = space,
-		.start = start, .limit = limit, .file_offset = pgoff, .has_range = true,
+		.start = start, .limit = limit, .file_offset = map->pgoff, .has_range = true,
 	};
 	uint32_t id;
 
-	if (pid < 0) {
+	if (map->build_id_end > map->build_id_start)
+		module.build_id = intern_build_id(r, r->line + map->build_id_start,
+						  map->build_id_end - map->build_id_start);
+	if (map->pid < 0) {
 		pc_grow(&r->globals, &r->globals_cap, r->nglobals + 1, sizeof(*r->globals));
 		r->globals[r->nglobals++] = (struct ps_global){
-			.name = module.name, .start = start, .limit = limit, .pgoff = pgoff,
+			.name = module.name, .build_id = module.build_id, .start = start,
+			.limit = limit, .pgoff = map->pgoff,
 		};
-		/* modules of this dso already made in other spaces get it too */
+		/* modules of this dso already made in other spaces get its range too */
 		for (size_t i = 0; i < pc_model_nmodules(r->m); i++) {
 			const struct pc_module *known = pc_model_module(r->m, (uint32_t)i + 1);
+			struct pc_module widened = module;
 
 			if (known->name == module.name && !known->build_id) {
-				module.space = known->space;
-				pc_model_add_module(r->m, &module);
+				widened.space = known->space;
+				widened.build_id = 0;
+				pc_model_add_module(r->m, &widened);
 			}
 		}
 		module.space = 0;
 	}
 	id = pc_model_add_module(r->m, &module);
+	if (module.build_id)
+		ps_table_put(&r->modules, module_hash(path, path_len, module.space), module.space,
+			     path, path_len, id);
 	pc_grow(&r->ranges, &r->ranges_cap, r->nranges + 1, sizeof(*r->ranges));
 	r->ranges[r->nranges++] = (struct ps_range){
 		.space = space, .module = id, .start = start, .limit = limit,
@@ -608,8 +697,7 @@ static int side_mmap(struct ps_reader *r, size_t body)
 	tid_learn(r, map.pid, map.tid);
 	if (!map.executable || map.path_end == map.path_start || !map.len)
 		return 0;
-	add_mapping(r, map.pid, r->line + map.path_start, map.path_end - map.path_start, map.start,
-		    map.len, map.pgoff);
+	add_mapping(r, &map);
 	return 0;
 }
 
@@ -685,10 +773,118 @@ void ps_comment_line(struct ps_reader *r)
 
 /* ---- the end of the input ---- */
 
+/* The period of an event: the one printed when all agree, else the rounded mean. */
+static int64_t event_period(const struct ps_event *ev)
+{
+	uint64_t mean, rest;
+
+	if (!ev->periods_vary && !ev->missing_period)
+		return ev->first_period > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ev->first_period;
+	mean = ev->weight / ev->samples;
+	rest = ev->weight % ev->samples;
+	if (rest >= ev->samples - rest)
+		mean++;
+	return mean > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)mean;
+}
+
+/*
+ * The weight column of one of perf's clocks (cpu-clock, task-clock, whose
+ * periods are nanoseconds) is in nanoseconds when every sample printed its
+ * period; the model's period is that of the default column's event
+ * (unless an input read before set one).
+ */
+static void set_units_and_period(struct ps_reader *r)
+{
+	int def = pc_model_default_column(r->m);
+	const struct pc_value_type *known = pc_model_period_type(r->m);
+
+	for (size_t i = 0; i < r->nevents; i++) {
+		const struct ps_event *ev = &r->events[i];
+		const struct pc_column *column;
+
+		if (ev->any_period && !ev->missing_period &&
+		    pc_event_is_clock(pc_str(r->m, ev->name), pc_str_len(r->m, ev->name)))
+			pc_model_set_column_unit(r->m, (size_t)ev->col_event, "nanoseconds");
+		if (ev->col_event != def || !ev->any_period || !ev->samples || known->type ||
+		    known->unit || pc_model_period(r->m))
+			continue;
+		column = pc_model_column(r->m, (size_t)def);
+		pc_model_set_period(r->m, column->type, column->unit, event_period(ev));
+	}
+}
+
+/* Whether the frame is a runtime address in a file that no mmap record placed. */
+static bool unmapped_runtime_frame(const struct pc_model *m, const struct pc_frame *frame)
+{
+	return frame->module && (frame->flags & PC_FRAME_ABSOLUTE) &&
+	       (frame->flags & PC_FRAME_HAS_ADDRESS) &&
+	       !pc_model_module(m, frame->module)->has_range &&
+	       pc_model_module_is_file(m, frame->module);
+}
+
+static int compare_ids(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Runtime addresses in a binary that no MMAP record placed: pprof keeps
+ * them, but cannot map them back into the file to symbolize them. One
+ * warning counts the samples (of this input) that have such a frame and
+ * the binaries (by name) they lie in. [pseudo] files, JIT maps and
+ * anonymous memory are not counted: nothing could symbolize them anyway.
+ */
+static int warn_unmapped(struct ps_reader *r)
+{
+	const struct pc_model *m = r->m;
+	bool *hit_modules = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*hit_modules));
+	uint32_t *names = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*names));
+	size_t nnames = 0, binaries = 0;
+	uint64_t samples = 0;
+	int ret = 0;
+
+	for (uint32_t stack = 1; stack < r->stack_samples_cap; stack++) {
+		size_t n;
+		const uint32_t *frames;
+		bool hit = false;
+
+		if (!r->stack_samples[stack])
+			continue;
+		frames = pc_model_stack(m, stack, &n);
+		for (size_t i = 0; i < n; i++) {
+			const struct pc_frame *frame = pc_model_frame(m, frames[i]);
+
+			if (!unmapped_runtime_frame(m, frame))
+				continue;
+			hit = true;
+			if (!hit_modules[frame->module])
+				names[nnames++] = pc_model_module(m, frame->module)->name;
+			hit_modules[frame->module] = true;
+		}
+		if (hit)
+			samples = add_capped(samples, r->stack_samples[stack]);
+	}
+	if (nnames) {
+		qsort(names, nnames, sizeof(*names), compare_ids);
+		for (size_t i = 0; i < nnames; i++)
+			binaries += !i || names[i] != names[i - 1];
+		ret = pc_warn(r->ctx, PS_FORMAT, "%llu sample%s in %zu binar%s runtime addresses "
+			      "but no mmap records: pprof cannot re-symbolize them (print them "
+			      "with perf script --show-mmap-events)", (unsigned long long)samples,
+			      samples == 1 ? "" : "s", binaries, binaries == 1 ? "y has" : "ies have");
+	}
+	free(names);
+	free(hit_modules);
+	return ret;
+}
+
 int ps_finish_profile(struct ps_reader *r)
 {
-	if (make_declared_events(r))
+	if (make_declared_events(r) || warn_unmapped(r))
 		return -1;
+	set_units_and_period(r);
 	pc_model_add_source(r->m, PS_FORMAT);
 	if (r->any_time && r->last_time > r->first_time && !pc_model_duration_nanos(r->m) &&
 	    r->last_time - r->first_time <= (uint64_t)INT64_MAX)
@@ -743,6 +939,7 @@ static void reader_release(struct ps_reader *r)
 	free(r->block);
 	free(r->hot);
 	free(r->inline_bits);
+	free(r->stack_samples);
 }
 
 static int perf_script_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)

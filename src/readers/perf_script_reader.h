@@ -28,6 +28,12 @@ enum ps_cache_kind {
 struct ps_event {
 	pc_str_id name;
 	int col_sample, col_event;
+	/* its samples and their periods, for the model's unit and period */
+	uint64_t samples, weight;  /* both capped at UINT64_MAX */
+	uint64_t first_period;
+	bool any_period;           /* some sample printed its period */
+	bool missing_period;       /* some sample printed none */
+	bool periods_vary;         /* two printed periods differ */
 };
 
 /* An executable mapping from an MMAP record. */
@@ -38,7 +44,7 @@ struct ps_range {
 
 /* A pid -1 (kernel) mapping: applies to its dso in every space. */
 struct ps_global {
-	pc_str_id name;
+	pc_str_id name, build_id;
 	uint64_t start, limit, pgoff;
 };
 
@@ -122,6 +128,9 @@ struct ps_reader {
 	pc_str_id key_comm, key_pid, key_tid, key_cpu, unit_pid, unit_tid, unit_cpu;
 	char *scratch;
 	size_t scratch_cap;
+
+	uint64_t *stack_samples;     /* by stack id: this input's samples of it */
+	size_t stack_samples_cap;
 
 	bool any_time;
 	uint64_t first_time, last_time;

@@ -9,19 +9,36 @@
  * written), speedscope and every proto3 consumer (strings are valid UTF-8).
  *
  * What maps where:
- *   column (type, unit)      -> sample_type, in model order; the default
- *                               column's type -> default_sample_type
- *   module                   -> mapping, id = module id (module 1 =
- *                               mapping[0], the main binary); start, limit
+ *   column (type, unit)      -> sample_type, in model order, named by the
+ *                               column's type, but a perf event pair (the
+ *                               SAMPLES and WEIGHT columns of one event) as
+ *                               pprof users expect (pprof_conventions.c):
+ *                               with one pair "samples" and "cpu" (cpu-clock
+ *                               or task-clock in nanoseconds) or EVENT; with
+ *                               several EVENT_samples and EVENT; EVENT
+ *                               without perf's modifier suffix (":ppp")
+ *                               unless two events then collide; the model's
+ *                               names when a name would be taken twice. The
+ *                               default column's name -> default_sample_type
+ *   module                   -> mapping; mapping 1 (mapping[0], which pprof
+ *                               shows as the profile's binary) is the
+ *                               profiled program (pprof_conventions.c): the
+ *                               module perf's command line names (a
+ *                               "perf-command:" comment), else the one with
+ *                               the most leaf samples in the default column
+ *                               that is a file and no shared library; the
+ *                               others follow in model order (mapping ids are
+ *                               a permutation of module ids). Start, limit
  *                               and offset from its range when known, else
  *                               start 0 and limit = highest address + 1;
  *                               build_id as is; has_functions/filenames/
  *                               line_numbers true when every location of it
  *                               has them
  *   PE image by RVA (a module -> placed for pprof's symbolizer (research/
- *   with a PDB id, no range,      pe-symbolization.md 1): start = id << 40,
- *   as SPT gives it)              locations at start + RVA, file_offset 0,
- *                               path with '/' for '\\' and "/C:" for "C:",
+ *   with a PDB id, no range,      pe-symbolization.md 1): start = mapping
+ *   as SPT gives it)              id << 40, locations at start + RVA,
+ *                               file_offset 0, path with '/' for '\\' and
+ *                               "/C:" for "C:",
  *                               no build_id (a comment per image holds its
  *                               PDB GUID and age; --pe-build-ids: the key
  *                               as build_id); an RVA below 0x1000 (the
@@ -55,7 +72,8 @@
  *                               comment saying what these samples are
  *   metadata                 -> comments ("converted by profconv ...",
  *                               then the model's), time_nanos,
- *                               duration_nanos, period_type, period
+ *                               duration_nanos, period_type (named as the
+ *                               column whose type it is), period
  * Samples that become identical (location ids, labels) are merged by
  * summing their values; a sum past INT64_MAX is an error.
  *
@@ -65,10 +83,15 @@
  * lost without a warning: which branches formed one LBR record and their
  * order, the per-format header facts, the file and line of frames without
  * a function name, and whether an address was absolute or module-relative.
+ *
+ * Beside this file: pprof_conventions.c decides the names of perf's event
+ * columns and which module is the profiled program; pprof_strings.c holds
+ * the string table.
  */
 #include "model/format.h"
-#include "base/utf8.h"
 #include "model/reconstruct.h"
+#include "writers/pprof_conventions.h"
+#include "writers/pprof_strings.h"
 
 #include "base/gzip_blocks.h"
 
@@ -78,17 +101,6 @@
 #define EDGE_COLUMN "edge_inclusive"
 #define CHAIN (1u << 31) /* location_ref: a chain, not a frame */
 #define OWN (1u << 31)   /* out: an own sample, not a model sample */
-
-/* The output's string table, interned by content. */
-struct string_table {
-	char **texts;      /* [0] is ""; borrowed from the model or the arena */
-	size_t *lens;
-	size_t count, cap, lens_cap;
-	struct pc_index index;  /* ids are output index + 1 */
-	uint32_t *model_ids;    /* model string id -> output index + 1, 0 = not yet */
-	struct pc_arena arena;  /* repaired and writer-made strings */
-	size_t repaired;        /* strings that held invalid UTF-8 or NUL */
-};
 
 /* A model label in the output's string indices. */
 struct out_label {
@@ -141,6 +153,8 @@ struct pprof_writer {
 	size_t nlocations, location_ref_cap;
 	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
 	struct mapping_state *mappings; /* per model module */
+	uint32_t *mapping_of;      /* model module id -> mapping id ([0] = 0) */
+	uint32_t *module_at;       /* mapping id -> model module id ([0] = 0) */
 	size_t outside_range;
 	size_t in_pe_headers;      /* locations at an RVA below PE_FIRST_SECTION */
 	bool pe_build_ids;         /* --pe-build-ids: a PE's PDB id as its build_id */
@@ -181,124 +195,7 @@ struct pprof_writer {
 	int64_t period_type, period_unit;
 };
 
-/* ---- strings: interned, valid UTF-8, no NUL ---- */
-
-/* Length of the valid UTF-8 character at s (NUL excluded), or 0. */
-static size_t utf8_char_len(const unsigned char *s, size_t avail)
-{
-	return s[0] ? pc_utf8_char_len(s, avail) : 0;
-}
-
-static bool utf8_clean(const unsigned char *s, size_t len)
-{
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_char_len(s + i, len - i);
-
-		if (!n)
-			return false;
-		i += n;
-	}
-	return true;
-}
-
-/* Copies s into the arena with every invalid byte (and NUL) as U+FFFD. */
-static char *utf8_repair(struct pc_arena *arena, const unsigned char *s, size_t len,
-			 size_t *out_len)
-{
-	char *text = pc_arena_alloc(arena, len * 3 + 1);
-	size_t used = 0;
-
-	for (size_t i = 0; i < len;) {
-		size_t n = utf8_char_len(s + i, len - i);
-
-		if (n) {
-			memcpy(text + used, s + i, n);
-			used += n;
-			i += n;
-		} else {
-			memcpy(text + used, "\xef\xbf\xbd", 3);
-			used += 3;
-			i++;
-		}
-	}
-	text[used] = '\0';
-	*out_len = used;
-	return text;
-}
-
-struct string_key {
-	const char *text;
-	size_t len;
-};
-
-static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
-{
-	const struct string_table *table = ctx;
-	const struct string_key *key = key_ptr;
-
-	return table->lens[id - 1] == key->len &&
-	       !memcmp(table->texts[id - 1], key->text, key->len);
-}
-
-static int64_t string_table_add(struct string_table *table, char *text, size_t len)
-{
-	struct string_key key = { .text = text, .len = len };
-	uint64_t hash = pc_hash_bytes(text, len, 0);
-	uint32_t id = pc_index_find(&table->index, hash, string_equal, table, &key);
-
-	if (id)
-		return (int64_t)id - 1;
-	pc_grow(&table->texts, &table->cap, table->count + 1, sizeof(*table->texts));
-	pc_grow(&table->lens, &table->lens_cap, table->count + 1, sizeof(*table->lens));
-	table->texts[table->count] = text;
-	table->lens[table->count] = len;
-	pc_index_add(&table->index, hash, (uint32_t)++table->count);
-	return (int64_t)table->count - 1;
-}
-
-/*
- * Interns len bytes at text. Clean text that lives as long as the writer
- * (borrow) is not copied; other text is copied, repaired when needed.
- */
-static int64_t string_table_intern(struct string_table *table, const void *text,
-				   size_t len, bool borrow)
-{
-	size_t out_len = len;
-	char *copy;
-
-	if (!len)
-		return 0;
-	if (!utf8_clean(text, len)) {
-		table->repaired++;
-		copy = utf8_repair(&table->arena, text, len, &out_len);
-		return string_table_add(table, copy, out_len);
-	}
-	if (borrow)
-		return string_table_add(table, (char *)text, out_len);
-	copy = pc_arena_alloc(&table->arena, len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	return string_table_add(table, copy, out_len);
-}
-
-static void string_table_init(struct string_table *table, size_t model_strings)
-{
-	memset(table, 0, sizeof(*table));
-	pc_arena_init(&table->arena);
-	table->model_ids = pc_xcalloc(model_strings ? model_strings : 1,
-				      sizeof(*table->model_ids));
-	string_table_add(table, (char *)"", 0);
-}
-
-static void string_table_release(struct string_table *table)
-{
-	free(table->texts);
-	free(table->lens);
-	free(table->model_ids);
-	pc_index_release(&table->index);
-	pc_arena_release(&table->arena);
-	memset(table, 0, sizeof(*table));
-}
+/* ---- strings ---- */
 
 /* The output index of a model string, interned on first use. */
 static int64_t model_string(struct pprof_writer *w, pc_str_id id)
@@ -320,6 +217,19 @@ static int64_t own_string(struct pprof_writer *w, const char *text)
 
 /* ---- sample types ---- */
 
+/* The pprof names of perf's event columns (pprof_conventions.c). */
+static void name_event_pairs(struct pprof_writer *w)
+{
+	char *names[PC_MAX_COLUMNS];
+
+	pprof_column_names(w->m, names);
+	for (size_t c = 0; c < pc_model_ncolumns(w->m); c++) {
+		if (names[c])
+			w->types[c] = own_string(w, names[c]);
+		free(names[c]);
+	}
+}
+
 static int add_sample_types(struct pprof_writer *w)
 {
 	const struct pc_model *m = w->m;
@@ -332,8 +242,10 @@ static int add_sample_types(struct pprof_writer *w)
 		w->types[0] = own_string(w, "samples");
 		w->units[0] = own_string(w, "count");
 	}
+	name_event_pairs(w);
 	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		w->types[c] = model_string(w, pc_model_column(m, c)->type);
+		if (!w->types[c])
+			w->types[c] = model_string(w, pc_model_column(m, c)->type);
 		w->units[c] = model_string(w, pc_model_column(m, c)->unit);
 	}
 	for (size_t c = 0; c < w->ncolumns; c++)
@@ -380,7 +292,7 @@ static uint32_t location_mapping(const struct pprof_writer *w, const struct pc_f
 {
 	if (at_pe_rva(w, frame) && frame->address < PE_FIRST_SECTION)
 		return 0;
-	return frame->module;
+	return w->mapping_of[frame->module];
 }
 
 static uint64_t location_address(const struct pprof_writer *w, const struct pc_frame *frame)
@@ -848,9 +760,9 @@ static void append_text(char **buf, size_t *len, size_t *cap, const char *text,
 static void add_pdb_comments(struct pprof_writer *w)
 {
 	for (uint32_t id = 1; id <= pc_model_nmodules(w->m); id++) {
-		const struct pc_module *module = pc_model_module(w->m, id);
+		const struct pc_module *module = pc_model_module(w->m, w->module_at[id]);
 		const struct pc_pdb_id *pdb = &module->pdb;
-		int64_t filename = w->mappings[id - 1].filename;
+		int64_t filename = w->mappings[w->module_at[id] - 1].filename;
 		char head[32], key[80], *text = NULL;
 		size_t len = 0, cap = 0;
 
@@ -928,6 +840,20 @@ static void add_branch_comment(struct pprof_writer *w)
 	free(text);
 }
 
+/* The period's type: the pprof name of the column of that type, if one has it. */
+static void add_period_type(struct pprof_writer *w)
+{
+	const struct pc_value_type *period = pc_model_period_type(w->m);
+
+	w->period_type = 0;
+	for (size_t c = 0; c < pc_model_ncolumns(w->m) && period->type; c++)
+		if (pc_model_column(w->m, c)->type == period->type)
+			w->period_type = w->types[c];
+	if (!w->period_type)
+		w->period_type = model_string(w, period->type);
+	w->period_unit = model_string(w, period->unit);
+}
+
 static void add_metadata(struct pprof_writer *w)
 {
 	add_converted_comment(w);
@@ -941,8 +867,7 @@ static void add_metadata(struct pprof_writer *w)
 					  "is [callee, caller], valued with the callee's "
 					  "inclusive count through that caller; not a call "
 					  "stack"));
-	w->period_type = model_string(w, pc_model_period_type(w->m)->type);
-	w->period_unit = model_string(w, pc_model_period_type(w->m)->unit);
+	add_period_type(w);
 }
 
 /* One warning line per part of the model that the output lacks. */
@@ -1290,10 +1215,11 @@ static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out
 	perftools__profiles__profile__pack_to_buffer(&head, out);
 }
 
+/* Mapping i + 1: its model module's. */
 static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w, size_t i)
 {
-	const struct pc_module *module = pc_model_module(w->m, (uint32_t)i + 1);
-	const struct mapping_state *state = &w->mappings[i];
+	const struct pc_module *module = pc_model_module(w->m, w->module_at[i + 1]);
+	const struct mapping_state *state = &w->mappings[w->module_at[i + 1] - 1];
 	bool used = state->nlocations > 0;
 	uint64_t start = module->has_range ? module->start : state->pe_base;
 	uint64_t limit = !state->any_address ? start :
@@ -1396,6 +1322,29 @@ static int write_gzip(struct pc_ctx *ctx, struct pprof_writer *w,
 	return 0;
 }
 
+/* ---- the profiled program: mapping 1 ---- */
+
+/*
+ * Mapping ids: the profiled program is mapping 1, the other modules follow
+ * in model order (a permutation of module ids; none moves when the
+ * program is module 1 or unknown).
+ */
+static void order_mappings(struct pprof_writer *w)
+{
+	size_t n = pc_model_nmodules(w->m);
+	uint32_t program = pprof_program_module(w->m), next = 1;
+
+	w->mapping_of = pc_xcalloc(n + 1, sizeof(*w->mapping_of));
+	w->module_at = pc_xcalloc(n + 1, sizeof(*w->module_at));
+	if (program)
+		w->mapping_of[program] = next++;
+	for (uint32_t id = 1; id <= n; id++)
+		if (id != program)
+			w->mapping_of[id] = next++;
+	for (uint32_t id = 1; id <= n; id++)
+		w->module_at[w->mapping_of[id]] = id;
+}
+
 /* ---- the writer ---- */
 
 static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct pc_model *m)
@@ -1412,16 +1361,18 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	w->labelset_first = pc_xcalloc((pc_model_nlabelsets(m) + 1), sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(pc_model_nmodules(m) ? pc_model_nmodules(m) : 1, sizeof(*w->mappings));
 	w->pe_build_ids = pc_option_flag(ctx, "pe-build-ids");
+	order_mappings(w);
 	for (size_t i = 0; i < pc_model_nmodules(m); i++) {
 		const struct pc_module *module = pc_model_module(m, (uint32_t)i + 1);
+		uint32_t mapping = w->mapping_of[i + 1];
 
 		w->mappings[i] = (struct mapping_state){
 			.all_functions = true,
 			.all_filenames = true,
 			.all_lines = true,
 		};
-		if (module->has_pdb && !module->has_range && i + 1 <= PE_MAX_MAPPING)
-			w->mappings[i].pe_base = (uint64_t)(i + 1) << PE_BASE_SHIFT;
+		if (module->has_pdb && !module->has_range && mapping <= PE_MAX_MAPPING)
+			w->mappings[i].pe_base = (uint64_t)mapping << PE_BASE_SHIFT;
 	}
 }
 
@@ -1438,6 +1389,8 @@ static void writer_release(struct pprof_writer *w)
 	free(w->labels);
 	free(w->stack);
 	free(w->mappings);
+	free(w->mapping_of);
+	free(w->module_at);
 	free(w->out);
 	free(w->own);
 	free(w->own_values);

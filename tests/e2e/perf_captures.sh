@@ -14,10 +14,14 @@
 #    with each option, and its pprof conversion passes the checks of 2.
 # 2. pprof: every INPUT converts with `profconv convert -o X.pb.gz`, then
 #    - `pprof -raw -symbolize=none` shows, for each event E of the input,
-#      columns E_sample and E_event whose totals are exactly the number of
-#      samples of E and the sum of their printed periods (the sample count
-#      when no period is printed), the default column is the first event's
-#      E_event, and the oracle's sums agree with samples/perf/totals.txt
+#      two columns whose totals are exactly the number of samples of E and
+#      the sum of their printed periods (the sample count when no period is
+#      printed), named as pprof users expect: with one event "samples"/count
+#      and "cpu"/nanoseconds (cpu-clock, task-clock) or E/count; with several
+#      E_samples/count and E/its unit, E without perf's modifier suffix
+#      (":ppp"); the default column is the first event's weight; the period
+#      type is that column's and the period the one printed (else the
+#      rounded mean); and the oracle's sums agree with samples/perf/totals.txt
 #      (pprof's views but -top drop samples without frames: -raw and
 #      -traces show the totals of the samples with frames);
 #    - the labels comm, pid, tid and cpu are there exactly when the text
@@ -31,10 +35,12 @@
 #      ([unknown] and (inlined) are no dso; without a printed pid a
 #      process is one address space), each named by its dso (pprof adds a
 #      nameless one of its own to a profile that has none), and
-#      with --show-mmap-events a mapping's range is its MMAP2 record's;
+#      with --show-mmap-events a mapping's range is its MMAP2 record's, and
+#      so is its build id (perf record --buildid-mmap) or none;
 #    - `pprof -top` reports each column's exact total, and `pprof -traces`
 #      the total of the samples that have frames, with the comm labels of
-#      the text.
+#      the text (both with -unit=ns, so that the nanoseconds of cpu-clock
+#      show unscaled: pprof then prints counts with an "ns" too).
 #
 # Environment (tests/run.sh): PROFCONV, PPROF, SAMPLES, TMPDIR, BUILD (for
 # BUILD/tools/perfgen).
@@ -133,22 +139,29 @@ def parse_raw(path):
     locations {id: [function names, innermost first] or []}, mappings."""
     with open(path, encoding="utf-8", errors="surrogateescape") as raw:
         lines = raw.read().split("\n")
-    section, types, default = None, [], None
+    section, types, units, default = None, [], [], None
+    period_type, period = None, None
     samples, locations, mappings = [], {}, {}
     sample_re = re.compile(r"^\s*(-?\d+(?:\s+-?\d+)*): ?((?:\d+ ?)*)$")
     location_re = re.compile(r"^\s*(\d+): (0x[0-9a-f]+) (?:M=(\d+) )?(?:\[F\] )?(.*)$")
     # "NAME FILE:LINE s=START[(SYSTEM_NAME)]"; names may hold blanks
     line_re = re.compile(r"^(.*) \S*:-?\d+ s=-?\d+(?:\(.*\))?$")
-    mapping_re = re.compile(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (.*?)\s*"
-                            r"((?:\[[A-Z]{2}\])*)$")
+    # "ID: START/LIMIT/OFFSET FILE [BUILD_ID] [FLAGS]"
+    mapping_re = re.compile(r"^(\d+): (0x[0-9a-f]+)/(0x[0-9a-f]+)/(0x[0-9a-f]+) (.*?)"
+                            r"(?: ([0-9a-f]{16,}))?\s*((?:\[[A-Z]{2}\])*)$")
     last_location = None
     for i, line in enumerate(lines):
+        if section is None and line.startswith("PeriodType: "):
+            period_type = tuple(line[len("PeriodType: "):].split(" "))
+        if section is None and line.startswith("Period: "):
+            period = int(line[len("Period: "):])
         if line in ("Samples:", "Locations", "Mappings"):
             section = line
             if line == "Samples:":
                 for word in lines[i + 1].split():
-                    name = word.rsplit("/", 1)[0]
+                    name, unit = word.rsplit("/", 1)
                     types.append(name)
+                    units.append(unit.replace("[dflt]", ""))
                     if word.endswith("[dflt]"):
                         default = name
             continue
@@ -180,8 +193,39 @@ def parse_raw(path):
                 raise SystemExit("unparsed mapping line %r" % line)
             mappings[int(match.group(1))] = {
                 "start": int(match.group(2), 16), "limit": int(match.group(3), 16),
-                "offset": int(match.group(4), 16), "file": match.group(5)}
-    return types, default, samples, locations, mappings
+                "offset": int(match.group(4), 16), "file": match.group(5),
+                "build_id": match.group(6) or ""}
+    return types, units, default, (period_type, period), samples, locations, mappings
+
+
+MODIFIERS = re.compile(r"^(.+):[ukhIGHpPSDWebR]+$")
+
+
+def pprof_columns(events, clocked):
+    """{event: (samples column, weight column, weight unit)} as the writer
+    names them: one event gives "samples" and "cpu" (a clock whose samples
+    all printed periods: nanoseconds) or the event; several give
+    "EVENT_samples" and "EVENT". EVENT is the name without perf's modifier
+    suffix, unless two events then collide. clocked: the events whose
+    weight is in nanoseconds."""
+    base = {e: (MODIFIERS.match(e).group(1) if e and MODIFIERS.match(e) else e)
+            for e in events}
+    for e in events:
+        if list(base.values()).count(base[e]) > 1:
+            base[e] = e
+    names = {}
+    for e in events:
+        unit = "nanoseconds" if e in clocked else "count"
+        if len(events) == 1:
+            names[e] = ("samples", "cpu" if e in clocked else base[e], unit)
+        else:
+            names[e] = (base[e] + "_samples", base[e], unit)
+    return names
+
+
+def is_clock(event):
+    name = MODIFIERS.match(event).group(1) if MODIFIERS.match(event) else event
+    return name in ("cpu-clock", "task-clock")
 
 
 def number(label):
@@ -247,36 +291,52 @@ def check(capture, raw_path, totals_path, expect_path):
     samples, mmaps = perf_fold.parse(capture)
     totals = perf_fold.totals(samples)
     framed = perf_fold.totals([s for s in samples if s.frames])
-    types, default, got_samples, locations, mappings = parse_raw(raw_path)
+    types, units, default, period_seen, got_samples, locations, mappings = parse_raw(raw_path)
     errors, notes = [], []
     lone = any(s.number is not None for s in samples)
     empty = len(samples) - sum(count for count, _ in framed.values())
     if empty:
         notes.append("%d sample(s) without frames: counted by pprof -top only" % empty)
 
-    # columns and totals
+    # columns, their units, the period and totals
     columns = {}
+    clocked = {e for e in totals if e is not None and is_clock(e) and
+               all(s.period is not None for s in samples if s.event == e)}
+    names = pprof_columns(list(totals), clocked)
     for event in totals:
-        if event is None:  # no event printed: the reader names the column
-            sample_cols = [t for t in types if t.endswith("_sample")]
-            event_cols = [t for t in types if t.endswith("_event")]
-            if len(sample_cols) != 1 or len(event_cols) != 1:
-                errors.append("no event printed: expected one *_sample and one *_event "
-                              "column, pprof has %s" % types)
+        if event is None:  # no event printed: the reader names the event
+            if len(totals) != 1 or len(types) != 2 or types[0] != "samples":
+                errors.append("no event printed: expected samples and one more column, "
+                              "pprof has %s" % types)
                 continue
-            columns[event] = (types.index(sample_cols[0]), types.index(event_cols[0]))
-            notes.append("no event printed: columns %s, %s" % (sample_cols[0], event_cols[0]))
+            columns[event] = (0, 1)
+            notes.append("no event printed: columns %s, %s" % tuple(types))
         else:
-            want = (event + "_sample", event + "_event")
+            want = names[event]
             if want[0] not in types or want[1] not in types:
-                errors.append("columns %s/%s missing; pprof has %s" % (want + (types,)))
+                errors.append("columns %s/%s missing; pprof has %s" % (want[:2] + (types,)))
                 continue
             columns[event] = (types.index(want[0]), types.index(want[1]))
+            got_units = (units[columns[event][0]], units[columns[event][1]])
+            if got_units != ("count", want[2]):
+                errors.append("%s: units %s, expected %s" % (event, got_units,
+                                                             ("count", want[2])))
     if len(types) != 2 * len(totals):
         errors.append("%d sample types for %d events: %s" % (len(types), len(totals), types))
     first = next(iter(totals), None)
     if first in columns and default != types[columns[first][1]]:
         errors.append("default sample type %s, expected %s" % (default, types[columns[first][1]]))
+    # the period: the first event's, when its samples printed one
+    periods = [s.period for s in samples if s.event == first and s.period is not None]
+    if first in columns and periods:
+        count, weight = totals[first]
+        want_period = periods[0] if len(set(periods)) == 1 and len(periods) == count else \
+            (2 * weight + count) // (2 * count)
+        want_type = (types[columns[first][1]], units[columns[first][1]])
+        if period_seen != (want_type, want_period):
+            errors.append("period %s, expected %s" % (period_seen, (want_type, want_period)))
+    elif period_seen not in ((None, None), (("", ""), 0)):  # pprof prints blanks for none
+        errors.append("period %s, expected none (no period printed)" % (period_seen,))
     sums = [0] * len(types)
     for s in got_samples:
         if len(s["values"]) != len(types):
@@ -379,7 +439,7 @@ def check(capture, raw_path, totals_path, expect_path):
     by_file = {}
     for m in mappings.values():
         by_file.setdefault(m["file"], []).append(m)
-    checked = 0
+    checked = build_ids = 0
     for record in mmaps:
         key = (int(record["pid"]), record["path"])
         if key not in pairs or len(by_file.get(record["path"], [])) != 1:
@@ -393,8 +453,14 @@ def check(capture, raw_path, totals_path, expect_path):
                           "0x%x/0x%x/0x%x" % (record["path"], m["start"], m["limit"],
                                                m["offset"], record["line"], start,
                                                start + length, pgoff))
+        if m["build_id"] != (record["build_id"] or "").lower():
+            errors.append("mapping %s: build id '%s', its MMAP2 record (line %d) says '%s'"
+                          % (record["path"], m["build_id"], record["line"],
+                             record["build_id"] or ""))
+        build_ids += 1 if record["build_id"] else 0
     if mmaps:
-        print("    %d mapping ranges checked against MMAP records" % checked)
+        print("    %d mapping ranges (%d with a build id) checked against MMAP records"
+              % (checked, build_ids))
 
     with open(expect_path, "w") as handle:
         for event, (i, j) in columns.items():
@@ -421,7 +487,7 @@ def traces(path):
         previous = ""
         for line in handle:
             line = line.rstrip("\n")
-            match = re.match(r"^ *(-?\d+(?:\.\d+)?)   \S", line)
+            match = re.match(r"^ *(-?\d+(?:\.\d+)?)(?:ns)?   \S", line)
             if match and (previous.startswith("-----------+") or
                           re.match(r"^ *\w+:  ", previous)):
                 total += int(match.group(1))
@@ -467,16 +533,16 @@ check_pprof() { # capture totals.txt|-
 	fi
 	pycheck comms "$capture" >"$TMPDIR/comms" || bad=1
 	while read -r index total framed; do
-		if ! "$PPROF" -top -symbolize=none -sample_index="$index" "$out" >"$TMPDIR/top.txt" \
+		if ! "$PPROF" -top -symbolize=none -unit=ns -sample_index="$index" "$out" >"$TMPDIR/top.txt" \
 			2>"$TMPDIR/pprof.err" </dev/null; then
 			echo "    pprof -top -sample_index=$index failed:"; sed 's/^/    /' "$TMPDIR/pprof.err"
 			bad=1
 			continue
 		fi
-		shown=$(sed -n 's/^Showing nodes accounting for .* of \([0-9]*\) total.*/\1/p' "$TMPDIR/top.txt")
+		shown=$(sed -n 's/^Showing nodes accounting for .* of \([0-9]*\)\(ns\)\{0,1\} total.*/\1/p' "$TMPDIR/top.txt")
 		[ "$shown" = "$total" ] ||
 			{ echo "    pprof -top column $index: total '$shown', expected $total"; bad=1; }
-		if ! "$PPROF" -traces -symbolize=none -sample_index="$index" "$out" >"$TMPDIR/traces.txt" \
+		if ! "$PPROF" -traces -symbolize=none -unit=ns -sample_index="$index" "$out" >"$TMPDIR/traces.txt" \
 			2>"$TMPDIR/pprof.err" </dev/null; then
 			echo "    pprof -traces -sample_index=$index failed:"; sed 's/^/    /' "$TMPDIR/pprof.err"
 			bad=1

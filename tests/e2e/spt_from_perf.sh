@@ -39,11 +39,15 @@ def perf_leaf_counts(text):
         address, mapping_id = locations[s["stack"][0]]
         mapping = mappings.get(mapping_id)
         for column, value in s["values"].items():
-            if not column.endswith("_sample") or not value or not mapping or not mapping["start"]:
+            # sample counts: "samples" beside the one event's weight, else EVENT_samples
+            if column != "samples" and not column.endswith("_samples"):
+                continue
+            if not value or not mapping or not mapping["start"]:
                 continue
             rva = address - mapping["start"] + mapping["offset"]
             if 0 <= rva < 2**32:
-                event = column[: -len("_sample")].split(":")[0]
+                event = [c for c in columns if c != "samples"][0] if column == "samples" \
+                    else column[: -len("_samples")]
                 binary = mapping["name"] if rva >= 0x1000 else ""
                 counts[(binary, KINDS.get(event, "timer"), rva)] += value
     return counts

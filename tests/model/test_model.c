@@ -388,6 +388,64 @@ static void test_sort_by_keys_is_stable(void **state)
 	}
 }
 
+static size_t base_len(const char *event)
+{
+	return pc_event_base_len(event, strlen(event));
+}
+
+/* perf's modifier suffix goes; tracepoints, PMU terms and bare colons stay. */
+static void test_event_base_names(void **state)
+{
+	(void)state;
+	assert_int_equal(base_len("cpu-clock:ppp"), strlen("cpu-clock"));
+	assert_int_equal(base_len("cycles:u"), strlen("cycles"));
+	assert_int_equal(base_len("cycles:uppp"), strlen("cycles"));
+	assert_int_equal(base_len("cycles"), strlen("cycles"));
+	assert_int_equal(base_len("sched:sched_switch"), strlen("sched:sched_switch"));
+	assert_int_equal(base_len("probe:main"), strlen("probe:main"));
+	assert_int_equal(base_len("cpu_core/cycles:Pu/"), strlen("cpu_core/cycles:Pu/"));
+	assert_int_equal(base_len("cycles:"), strlen("cycles:"));
+	assert_int_equal(base_len(":u"), strlen(":u"));
+	assert_true(pc_event_is_clock("cpu-clock", 9));
+	assert_true(pc_event_is_clock("task-clock:u", 12));
+	assert_false(pc_event_is_clock("cpu-clocks", 10));
+	assert_false(pc_event_is_clock("cycles", 6));
+}
+
+/* A column's unit can be set once its input is read. */
+static void test_column_unit_set_later(void **state)
+{
+	struct pc_model *m = *state;
+	int c = pc_model_add_event_column(m, "cpu-clock_event", "count", "cpu-clock",
+					  PC_ROLE_WEIGHT);
+
+	pc_model_set_column_unit(m, (size_t)c, "nanoseconds");
+	assert_string_equal(pc_str(m, pc_model_column(m, (size_t)c)->unit), "nanoseconds");
+	assert_int_equal(pc_model_add_event_column(m, "cpu-clock_event", "count", "cpu-clock",
+						   PC_ROLE_WEIGHT), c);
+	assert_string_equal(pc_str(m, pc_model_column(m, (size_t)c)->unit), "nanoseconds");
+}
+
+/* Modules that name no file a symbolizer could open. */
+static void test_module_is_file(void **state)
+{
+	struct pc_model *m = *state;
+	static const char *const files[] = { "/usr/bin/w", "w", "/tmp/perf-data.txt", "/tmp/x.map" };
+	static const char *const pseudo[] = { "", "[kernel.kallsyms]", "[vdso]", "//anon",
+					      "/memfd:jit code (deleted)", "/tmp/perf-1234.map" };
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(files); i++) {
+		struct pc_module module = { .name = pc_model_intern_cstr(m, files[i]) };
+
+		assert_true(pc_model_module_is_file(m, pc_model_add_module(m, &module)));
+	}
+	for (size_t i = 0; i < PC_ARRAY_SIZE(pseudo); i++) {
+		struct pc_module module = { .name = pc_model_intern_cstr(m, pseudo[i]) };
+
+		assert_false(pc_model_module_is_file(m, pc_model_add_module(m, &module)));
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -407,6 +465,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
+		cmocka_unit_test(test_event_base_names),
+		cmocka_unit_test_setup_teardown(test_column_unit_set_later, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_module_is_file, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

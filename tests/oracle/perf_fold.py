@@ -55,7 +55,8 @@ SAMPLE_REST = re.compile(r"^(?:(?P<period>\d+)\s+)?(?P<event>\S+):(?:\s+(?P<tail
 HEADER_NUMBER = re.compile(r"^\s*(?P<number>-?\d+)\s*$")
 MMAP = re.compile(
     r"^PERF_RECORD_MMAP2? (?P<pid>-?\d+)/(?P<tid>-?\d+): \[(?P<start>0x[0-9a-f]+)"
-    r"\((?P<len>0x[0-9a-f]+)\) @ (?P<pgoff>0x[0-9a-f]+|0)[^\]]*\]: (?P<prot>\S+) (?P<path>.*)$")
+    r"\((?P<len>0x[0-9a-f]+)\) @ (?P<pgoff>0x[0-9a-f]+|0)(?: <(?P<build_id>[0-9a-fA-F]+)>)?"
+    r"[^\]]*\]: (?P<prot>\S+) (?P<path>.*)$")
 OFFSET = re.compile(r"\+0x[0-9a-f]+$")
 
 

@@ -4,7 +4,8 @@
  * section 2, every error with its line:column, --skip-bad counting, the
  * probe, streaming through a file window (lines across refills and one
  * longer than the window), and the caches (a callchain seen before, the
- * same text in other address spaces and after a mapping).
+ * same text in other address spaces and after a mapping), and the units
+ * and period the reader takes from the printed periods.
  *
  * Inputs are small inline texts read through pc_input_from_memory; the
  * expected dumps were checked line by line against the grammar.
@@ -104,8 +105,9 @@ static const char comms_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 4917737000\n"
+		"period 1001001 \"cpu-clock_event\" \"nanoseconds\"\n"
 		"column 0 \"cpu-clock_sample\" \"count\"\n"
-		"column 1 \"cpu-clock_event\" \"count\" default\n"
+		"column 1 \"cpu-clock_event\" \"nanoseconds\" default\n"
 		"module 1 \"[kernel.kallsyms]\" build_id \"\"\n"
 		"module 2 \"/bin/w\" build_id \"\" space 5792\n"
 		"module 3 \"/bin/w\" build_id \"\"\n"
@@ -161,6 +163,7 @@ static const char fields_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 1111\n"
+		"period 400401 \"cpu-clock_event\" \"count\"\n"
 		"column 0 \"cpu-clock_sample\" \"count\"\n"
 		"column 1 \"cpu-clock_event\" \"count\" default\n"
 		"module 1 \"/bin/f\" build_id \"\"\n"
@@ -204,12 +207,13 @@ static const char events_dump[] =
 		"source perf-script\n"
 		"fact \"perf.event\" \"name = instructions:u, , id = { 2 }\"\n"
 		"duration_nanos 431082003877382\n"
+		"period 1 \"page-faults:u_event\" \"count\"\n"
 		"column 0 \"instructions:u_sample\" \"count\"\n"
 		"column 1 \"instructions:u_event\" \"count\"\n"
 		"column 2 \"page-faults:u_sample\" \"count\"\n"
 		"column 3 \"page-faults:u_event\" \"count\" default\n"
 		"column 4 \"cpu-clock:u_sample\" \"count\"\n"
-		"column 5 \"cpu-clock:u_event\" \"count\"\n"
+		"column 5 \"cpu-clock:u_event\" \"nanoseconds\"\n"
 		"column 6 \"syscalls:sys_enter_write_sample\" \"count\"\n"
 		"column 7 \"syscalls:sys_enter_write_event\" \"count\"\n"
 		"column 8 \"sched:sched_switch_sample\" \"count\"\n"
@@ -266,6 +270,7 @@ static const char frames_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 1000000000\n"
+		"period 1 \"cycles_event\" \"count\"\n"
 		"column 0 \"cycles_sample\" \"count\"\n"
 		"column 1 \"cycles_event\" \"count\" default\n"
 		"module 1 \"/lib/x86_64-linux-gnu/libc-2.15.so\" build_id \"\"\n"
@@ -325,6 +330,7 @@ static const char inline_srcline_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 2000000000\n"
+		"period 1 \"cycles_event\" \"count\"\n"
 		"column 0 \"cycles_sample\" \"count\"\n"
 		"column 1 \"cycles_event\" \"count\" default\n"
 		"module 1 \"/usr/lib/x86_64-linux-gnu/libm.so.6\" build_id \"\"\n"
@@ -363,8 +369,9 @@ static const char single_line_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 2167035905050000\n"
+		"period 250000 \"cpu-clock:ppp_event\" \"nanoseconds\"\n"
 		"column 0 \"cpu-clock:ppp_sample\" \"count\"\n"
-		"column 1 \"cpu-clock:ppp_event\" \"count\" default\n"
+		"column 1 \"cpu-clock:ppp_event\" \"nanoseconds\" default\n"
 		"column 2 \"cbr_sample\" \"count\"\n"
 		"column 3 \"cbr_event\" \"count\"\n"
 		"column 4 \"instructions:u_sample\" \"count\"\n"
@@ -405,6 +412,7 @@ static const char zero_frames_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
 		"duration_nanos 4000000000\n"
+		"period 1 \"cycles_event\" \"count\"\n"
 		"column 0 \"cycles_sample\" \"count\"\n"
 		"column 1 \"cycles_event\" \"count\" default\n"
 		"column 2 \"sched:sched_wakeup_sample\" \"count\"\n"
@@ -427,8 +435,9 @@ static const char no_blank_at_end_input[] =
 static const char no_blank_at_end_dump[] =
 		"profconv-dump 1\n"
 		"source perf-script\n"
+		"period 1001001 \"cpu-clock_event\" \"nanoseconds\"\n"
 		"column 0 \"cpu-clock_sample\" \"count\"\n"
-		"column 1 \"cpu-clock_event\" \"count\" default\n"
+		"column 1 \"cpu-clock_event\" \"nanoseconds\" default\n"
 		"module 1 \"/workdir/simple-terminates\" build_id \"\"\n"
 		"sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
 		"  frame \"/workdir/simple-terminates\"+0x643 \"_Z4betav\"\n"
@@ -467,6 +476,7 @@ static const char mmap_dump[] =
 		"source perf-script\n"
 		"comment \"perf-script: the input reports 17 lost events\"\n"
 		"duration_nanos 117737000\n"
+		"period 1001001 \"cycles:u_event\" \"count\"\n"
 		"column 0 \"cycles:u_sample\" \"count\"\n"
 		"column 1 \"cycles:u_event\" \"count\" default\n"
 		"module 1 \"[kernel.kallsyms]\" build_id \"\" range 0xffffffff81000000-0xffffffff82206448 offset 0xffffffff81000000\n"
@@ -556,6 +566,7 @@ static const char itrace_dump[] =
 		"source perf-script\n"
 		"comment \"perf-script: 1 instruction trace error line(s) skipped\"\n"
 		"duration_nanos 2056133760211842\n"
+		"period 1 \"branches:k_event\" \"count\"\n"
 		"column 0 \"branches:k_sample\" \"count\"\n"
 		"column 1 \"branches:k_event\" \"count\" default\n"
 		"column 2 \"branches:uH_sample\" \"count\"\n"
@@ -695,6 +706,7 @@ static const char header_dump[] =
 		"fact \"perf.cmdline\" \"/usr/bin/perf record -g ./work\"\n"
 		"fact \"perf.event\" \"name = cycles:u, , id = { 1 }\"\n"
 		"time_nanos 1502979283000000000\n"
+		"period 1 \"cycles:u_event\" \"count\"\n"
 		"column 0 \"cycles:u_sample\" \"count\"\n"
 		"column 1 \"cycles:u_event\" \"count\" default\n"
 		"module 1 \"/bin/h\" build_id \"\"\n"
@@ -721,6 +733,7 @@ static const char crlf_stray_blank_dump[] =
 		"source perf-script\n"
 		"comment \"perf-script: 1 line(s) of perf's own messages skipped\"\n"
 		"duration_nanos 2000000000\n"
+		"period 1 \"cycles_event\" \"count\"\n"
 		"column 0 \"cycles_sample\" \"count\"\n"
 		"column 1 \"cycles_event\" \"count\" default\n"
 		"module 1 \"/bin/t\" build_id \"\"\n"
@@ -967,6 +980,7 @@ static void test_skip_bad(void **state)
 			    "profconv-dump 1\n"
 			    "source perf-script\n"
 			    "duration_nanos 2000000000\n"
+			    "period 1 \"cycles_event\" \"count\"\n"
 			    "column 0 \"cycles_sample\" \"count\"\n"
 			    "column 1 \"cycles_event\" \"count\" default\n"
 			    "module 1 \"/x\" build_id \"\"\n"
@@ -1121,6 +1135,7 @@ static void test_caches_follow_spaces_and_mappings(void **state)
 			    "profconv-dump 1\n"
 			    "source perf-script\n"
 			    "duration_nanos 4000000000\n"
+			    "period 1 \"cycles_event\" \"count\"\n"
 			    "column 0 \"cycles_sample\" \"count\"\n"
 			    "column 1 \"cycles_event\" \"count\" default\n"
 			    "module 1 \"/w\" build_id \"\" space 2 range 0x1000-0x2000 offset 0x0\n"
@@ -1160,6 +1175,192 @@ static void test_line_numbers_after_cached_callchains(void **state)
 		     "found 'zz'");
 }
 
+/* Reads text; fails the test when the read fails. */
+static void read_ok(struct fixture *f, const char *text)
+{
+	if (read_text(f, text, strlen(text)))
+		fail_msg("read failed: %u:%u: %s", f->ctx.err.line, f->ctx.err.column,
+			 f->ctx.err.message);
+}
+
+static const char *column_unit(const struct fixture *f, size_t c)
+{
+	return pc_str(f->m, pc_model_column(f->m, c)->unit);
+}
+
+/*
+ * A clock's weight is in nanoseconds when every sample printed its
+ * period; the period is the one printed when all agree, else the rounded
+ * mean, and its type the default column's.
+ */
+static void test_units_and_period(void **state)
+{
+	struct fixture *f = *state;
+	const struct pc_value_type *type;
+
+	read_ok(f, "w 1 1.0: 1000 task-clock:u: \n\t1 a (/x)\n\n"
+		   "w 1 2.0: 3001 task-clock:u: \n\t1 a (/x)\n\n"
+		   "w 1 3.0: 7 cycles: \n\t1 a (/x)\n\n");
+	assert_string_equal(column_unit(f, 0), "count");
+	assert_string_equal(column_unit(f, 1), "nanoseconds");
+	assert_string_equal(column_unit(f, 3), "count");
+	type = pc_model_period_type(f->m);
+	assert_string_equal(pc_str(f->m, type->type), "task-clock:u_event");
+	assert_string_equal(pc_str(f->m, type->unit), "nanoseconds");
+	assert_int_equal(pc_model_period(f->m), 2001); /* 4001 / 2, rounded */
+}
+
+static void test_period_printed_once(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, "w 1 1.0: 250000 cpu-clock:ppp: \n\t1 a (/x)\n\n"
+		   "w 1 2.0: 250000 cpu-clock:ppp: \n\t2 b (/x)\n\n"
+		   "w 1 3.0: 250000 cpu-clock:ppp: \n\t3 c (/x)\n\n");
+	assert_int_equal(pc_model_period(f->m), 250000);
+	assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->type),
+			    "cpu-clock:ppp_event");
+	assert_string_equal(column_unit(f, 1), "nanoseconds");
+}
+
+/* Without printed periods a clock's weight counts samples: no unit of time, no period. */
+static void test_no_period_printed(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, "w 1 1.0: cpu-clock: \n\t1 a (/x)\n\n"
+		   "w 1 2.0: cpu-clock: \n\t2 b (/x)\n\n");
+	assert_string_equal(column_unit(f, 1), "count");
+	assert_int_equal(pc_model_period(f->m), 0);
+	assert_int_equal(pc_model_period_type(f->m)->type, 0);
+	assert_int_equal(pc_model_period_type(f->m)->unit, 0);
+}
+
+/* Some samples with a period and some without: the weight is a mix, so a count. */
+static void test_some_periods_missing(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, "w 1 1.0: 10 cpu-clock: \n\t1 a (/x)\n\n"
+		   "w 1 2.0: cpu-clock: \n\t2 b (/x)\n\n");
+	assert_string_equal(column_unit(f, 1), "count");
+	assert_int_equal(pc_model_period(f->m), 6); /* (10 + 1) / 2, rounded */
+}
+
+/*
+ * perf record --buildid-mmap: MMAP2 records carry "<BUILDID>" (kept, in
+ * lowercase) instead of device and inode; the kernel's map (pid -1) has no
+ * protection bits ("---p") and is executable all the same.
+ */
+static void test_mmap_build_ids(void **state)
+{
+	assert_dump(state,
+		    "swapper     0/0     0.000000: PERF_RECORD_MMAP2 -1/0: "
+		    "[0xffffffff81000000(0x1000000) @ 0xffffffff81000000 "
+		    "<E4F18D9DC1D0E6FC2B17E93E885A647B3C0A6FC1>]: ---p [kernel.kallsyms]_text\n"
+		    "w  7/7  1.000000: PERF_RECORD_MMAP2 7/7: [0x5622d948c000(0x1000) @ 0x1000 "
+		    "<a8d343d57d8a140815a2d4d023b09b4942a1f079>]: r-xp /tmp/bid/w\n"
+		    "w  7/7  1.000001: PERF_RECORD_MMAP2 7/7: [0x7f68207a9000(0x2000) @ 0 "
+		    "00:00 0 0]: r-xp [vdso]\n"
+		    "w  7/7  1.000002: PERF_RECORD_MMAP2 7/7: [0x7f6820000000(0x1000) @ 0 "
+		    "<not-hex>]: r-xp /tmp/bid/odd\n"
+		    "w  7/7  2.000000:    1001001 cpu-clock:      5622d948c289 (/tmp/bid/w)\n"
+		    "w  7/7  2.000001:    1001001 cpu-clock:  ffffffff813fda15 ([kernel.kallsyms])\n"
+		    "w  7/7  2.000002:    1001001 cpu-clock:      7f68207a9010 ([vdso])\n",
+		    "profconv-dump 1\n"
+		    "source perf-script\n"
+		    "duration_nanos 2000\n"
+		    "period 1001001 \"cpu-clock_event\" \"nanoseconds\"\n"
+		    "column 0 \"cpu-clock_sample\" \"count\"\n"
+		    "column 1 \"cpu-clock_event\" \"nanoseconds\" default\n"
+		    "module 1 \"[kernel.kallsyms]\" build_id \"e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1\" "
+		    "range 0xffffffff81000000-0xffffffff82000000 offset 0xffffffff81000000\n"
+		    "module 2 \"/tmp/bid/w\" build_id \"a8d343d57d8a140815a2d4d023b09b4942a1f079\" "
+		    "space 8 range 0x5622d948c000-0x5622d948d000 offset 0x1000\n"
+		    "module 3 \"[vdso]\" build_id \"\" space 8 range 0x7f68207a9000-0x7f68207ab000 "
+		    "offset 0x0\n"
+		    "module 4 \"/tmp/bid/odd\" build_id \"\" space 8 range 0x7f6820000000-0x7f6820001000 "
+		    "offset 0x0\n"
+		    "module 5 \"[kernel.kallsyms]\" build_id \"e4f18d9dc1d0e6fc2b17e93e885a647b3c0a6fc1\" "
+		    "space 8 range 0xffffffff81000000-0xffffffff82000000 offset 0xffffffff81000000\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"/tmp/bid/w\"@0x5622d948c289\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"[kernel.kallsyms]\"@0xffffffff813fda15\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n"
+		    "sample cpu-clock_sample=1 cpu-clock_event=1001001\n"
+		    "  frame \"[vdso]\"@0x7f68207a9010\n"
+		    "  label \"comm\" = \"w\"\n"
+		    "  label \"pid\" = 7 \"pid\"\n"
+		    "  label \"tid\" = 7 \"tid\"\n");
+}
+
+/* Runtime addresses in binaries that no mmap record placed: one counted warning. */
+static const char unmapped_input[] =
+		"PERF_RECORD_MMAP2 9/9: [0x7f0000000000(0x1000) @ 0 0:0 0 0]: r-xp /lib/placed.so\n"
+		"w 7/7 1.0: 1 cycles: \n"
+		"\t    559e97b5d382 leaf (/bin/w)\n"
+		"\t    7f68207a9010 lib (/lib/x.so)\n"
+		"\t            1382 main (/bin/w)\n"
+		"\n"
+		"w 8/8 2.0: 1 cycles: \n"
+		"\t    559e97b5d382 leaf (/bin/w)\n"
+		"\n"
+		"w 7/7 3.0: 1 cycles: \n"
+		"\tffffffff813fda15 k ([kernel.kallsyms])\n"
+		"\t    7f68207a0000 [unknown] (/tmp/perf-7.map)\n"
+		"\t            1382 main (/bin/w)\n"
+		"\n"
+		"w 9/9 4.0: 1 cycles: \n"
+		"\t    7f0000000010 f (/lib/placed.so)\n"
+		"\n";
+
+static void test_unmapped_runtime_addresses_warned(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, unmapped_input);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 1);
+	assert_string_equal(f->ctx.warnings[0].text,
+			    "perf-script: 2 samples in 2 binaries have runtime addresses but no "
+			    "mmap records: pprof cannot re-symbolize them (print them with perf "
+			    "script --show-mmap-events)");
+}
+
+static void test_unmapped_runtime_addresses_strict(void **state)
+{
+	struct fixture *f = *state;
+
+	f->ctx.opt.strict = true;
+	assert_int_equal(read_text(f, unmapped_input, strlen(unmapped_input)), -1);
+	assert_non_null(strstr(f->ctx.err.message, "2 samples in 2 binaries"));
+}
+
+/* One sample, one binary; DSO offsets and placed binaries are no reason to warn. */
+static void test_unmapped_warning_counts(void **state)
+{
+	struct fixture *f = *state;
+
+	read_ok(f, "w 7/7 1.0: 1 cycles: \n\t    559e97b5d382 leaf (/bin/w)\n\n"
+		   "w 7/7 2.0: 1 cycles: \n\t            1382 main (/bin/w)\n\n");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_non_null(strstr(f->ctx.warnings[0].text, "perf-script: 1 sample in 1 binary has "
+				"runtime addresses"));
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	pc_ctx_init(&f->ctx);
+	read_ok(f, "w 7/7 1.0: 1 cycles: \n\t            1382 main (/bin/w)\n\n"
+		   "PERF_RECORD_MMAP2 7/7: [0x559e97b5d000(0x1000) @ 0x1000 0:0 0 0]: r-xp /bin/w\n"
+		   "w 7/7 2.0: 1 cycles: \n\t    559e97b5d382 leaf (/bin/w)\n\n");
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1191,6 +1392,14 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_streaming_file_equals_memory, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_caches_follow_spaces_and_mappings, pct_setup, pct_teardown),
 		cmocka_unit_test_setup_teardown(test_line_numbers_after_cached_callchains, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_units_and_period, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_mmap_build_ids, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_runtime_addresses_warned, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_runtime_addresses_strict, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_unmapped_warning_counts, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_period_printed_once, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_no_period_printed, pct_setup, pct_teardown),
+		cmocka_unit_test_setup_teardown(test_some_periods_missing, pct_setup, pct_teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

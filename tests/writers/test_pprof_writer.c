@@ -220,6 +220,23 @@ static bool has_comment(const Profile *p, const char *text)
 	return false;
 }
 
+static const char *mapping_file(const Profile *p, size_t i)
+{
+	assert_true(i < p->n_mapping);
+	assert_int_equal(p->mapping[i]->id, i + 1);
+	return str(p, p->mapping[i]->filename);
+}
+
+/* The mapping of the location at address. */
+static uint64_t mapping_at(const Profile *p, uint64_t address)
+{
+	for (size_t i = 0; i < p->n_location; i++)
+		if (p->location[i]->address == address)
+			return p->location[i]->mapping_id;
+	fail_msg("no location at 0x%llx", (unsigned long long)address);
+	return 0;
+}
+
 /* ---- tests ---- */
 
 static void test_empty_model_still_has_a_sample_type(void **state)
@@ -441,6 +458,176 @@ static void test_sample_types_and_default(void **state)
 	assert_int_equal(p->sample[0]->value[0], 1);
 	assert_int_equal(p->sample[0]->value[1], 2000);
 	assert_int_equal(p->sample[0]->value[2], 3);
+}
+
+/* Forgets the written profile, to write the model again. */
+static void forget_output(struct fixture *f)
+{
+	perftools__profiles__profile__free_unpacked(f->p, NULL);
+	f->p = NULL;
+	free(f->gz);
+	f->gz = NULL;
+}
+
+/* The two columns the perf script reader makes for an event; returns the weight's. */
+static int perf_event(struct fixture *f, const char *event, const char *unit)
+{
+	char type[128];
+
+	snprintf(type, sizeof(type), "%s_sample", event);
+	assert_true(pc_model_add_event_column(f->m, type, "count", event, PC_ROLE_SAMPLES) >= 0);
+	snprintf(type, sizeof(type), "%s_event", event);
+	return pc_model_add_event_column(f->m, type, unit, event, PC_ROLE_WEIGHT);
+}
+
+/* One sample of a one-frame stack with count in every column. */
+static void add_everywhere(struct fixture *f, uint64_t count)
+{
+	uint32_t leaf = frame(f, module(f, "app", ""), 0x10, "fn", 0);
+	uint32_t stack = pc_model_add_stack(f->m, &leaf, 1);
+
+	for (size_t c = 0; c < pc_model_ncolumns(f->m); c++)
+		add(f, stack, 0, 0, (int)c, count);
+}
+
+static void assert_type(const Profile *p, size_t c, const char *type, const char *unit)
+{
+	assert_true(c < p->n_sample_type);
+	assert_string_equal(str(p, p->sample_type[c]->type), type);
+	assert_string_equal(str(p, p->sample_type[c]->unit), unit);
+}
+
+/* One perf clock event: samples/count and cpu/nanoseconds, its period typed so. */
+static void test_one_clock_event_is_cpu(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "cpu-clock:ppp", "nanoseconds");
+	Profile *p;
+
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "cpu-clock:ppp_event"), intern(f, "nanoseconds"),
+			    1001001);
+	add_everywhere(f, 3);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 2);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu", "nanoseconds");
+	assert_string_equal(str(p, p->default_sample_type), "cpu");
+	assert_non_null(p->period_type);
+	assert_string_equal(str(p, p->period_type->type), "cpu");
+	assert_string_equal(str(p, p->period_type->unit), "nanoseconds");
+	assert_int_equal(p->period, 1001001);
+	/* the model's names are not stored: only used strings are */
+	for (size_t i = 0; i < p->n_string_table; i++)
+		assert_null(strstr(p->string_table[i], "_event"));
+}
+
+/* task-clock is a clock too; a clock counted without periods is not time. */
+static void test_one_event_other_names(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	perf_event(f, "task-clock:u", "nanoseconds");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu", "nanoseconds");
+	forget_output(f);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+
+	perf_event(f, "cpu-clock", "count");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "cpu-clock", "count");
+}
+
+static void test_one_other_event(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "page-faults:u", "count");
+	Profile *p;
+
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "page-faults:u_event"), intern(f, "count"), 64);
+	add_everywhere(f, 2);
+	p = convert(f);
+	assert_type(p, 0, "samples", "count");
+	assert_type(p, 1, "page-faults", "count");
+	assert_string_equal(str(p, p->default_sample_type), "page-faults");
+	assert_string_equal(str(p, p->period_type->type), "page-faults");
+	assert_int_equal(p->period, 64);
+}
+
+/* Several events: EVENT_samples and EVENT, without modifiers, in model order. */
+static void test_several_events(void **state)
+{
+	struct fixture *f = *state;
+	int weight = perf_event(f, "cpu-clock:ppp", "nanoseconds");
+	Profile *p;
+
+	perf_event(f, "page-faults/period=64/", "count");
+	perf_event(f, "sched:sched_switch", "count");
+	pc_model_set_default_column(f->m, weight);
+	pc_model_set_period(f->m, intern(f, "cpu-clock:ppp_event"), intern(f, "nanoseconds"),
+			    250000);
+	add_everywhere(f, 5);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 6);
+	assert_type(p, 0, "cpu-clock_samples", "count");
+	assert_type(p, 1, "cpu-clock", "nanoseconds");
+	assert_type(p, 2, "page-faults/period=64/_samples", "count");
+	assert_type(p, 3, "page-faults/period=64/", "count");
+	assert_type(p, 4, "sched:sched_switch_samples", "count");
+	assert_type(p, 5, "sched:sched_switch", "count");
+	assert_string_equal(str(p, p->default_sample_type), "cpu-clock");
+	assert_string_equal(str(p, p->period_type->type), "cpu-clock");
+	assert_int_equal(p->sample[0]->value[5], 5);
+}
+
+/* Two events that would collide without their modifiers keep their full names. */
+static void test_colliding_events_keep_modifiers(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	perf_event(f, "cycles:u", "count");
+	perf_event(f, "cycles:k", "count");
+	perf_event(f, "instructions:u", "count");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "cycles:u_samples", "count");
+	assert_type(p, 1, "cycles:u", "count");
+	assert_type(p, 2, "cycles:k_samples", "count");
+	assert_type(p, 3, "cycles:k", "count");
+	assert_type(p, 4, "instructions_samples", "count");
+	assert_type(p, 5, "instructions", "count");
+}
+
+/* Columns that are no perf pair keep their names; a pair whose name is taken too. */
+static void test_other_columns_keep_names(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	column(f, "unhalted_cycle");
+	pc_model_add_event_column(f->m, "samples", "count", "samples", PC_ROLE_SAMPLES);
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_type(p, 0, "unhalted_cycle", "count");
+	assert_type(p, 1, "samples", "count");
+	forget_output(f);
+
+	/* a perf pair beside a folded "samples" column: "samples" would be taken twice */
+	perf_event(f, "cpu-clock", "nanoseconds");
+	add_everywhere(f, 1);
+	p = convert(f);
+	assert_int_equal(p->n_sample_type, 4);
+	assert_type(p, 1, "samples", "count");
+	assert_type(p, 2, "cpu-clock_sample", "count");
+	assert_type(p, 3, "cpu-clock_event", "nanoseconds");
 }
 
 static void test_samples_merge_after_dropping_branches(void **state)
@@ -666,6 +853,31 @@ static void test_pe_build_ids_option(void **state)
 	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
+/* A PE image that becomes mapping 1 is placed by its new id, and so named in its comment. */
+static void test_pe_image_placed_by_mapping_id(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "unhalted_cycle");
+	uint32_t dll = pe_module(f, "C:\\app\\lib.dll", 2);
+	uint32_t app = pe_module(f, "C:\\app\\app.exe", 0x1a);
+	uint32_t in_dll = frame(f, dll, 0x1000, NULL, 0), in_app = frame(f, app, 0x2000, NULL, 0);
+	Profile *p;
+
+	add(f, pc_model_add_stack(f->m, &in_dll, 1), 0, 0, col, 9);
+	add(f, pc_model_add_stack(f->m, &in_app, 1), 0, 0, col, 3);
+	p = convert(f);
+	assert_string_equal(mapping_file(p, 0), "/C:/app/app.exe");
+	assert_int_equal(p->mapping[0]->memory_start, 1ull << 40);
+	assert_string_equal(mapping_file(p, 1), "/C:/app/lib.dll");
+	assert_int_equal(p->mapping[1]->memory_start, 2ull << 40);
+	assert_int_equal(mapping_at(p, (1ull << 40) + 0x2000), 1);
+	assert_int_equal(mapping_at(p, (2ull << 40) + 0x1000), 2);
+	assert_true(has_comment(p, "mapping 1 /C:/app/app.exe: PDB "
+				   "{6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 0x1a"));
+	assert_true(has_comment(p, "mapping 2 /C:/app/lib.dll: PDB "
+				   "{6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} age 0x2"));
+}
+
 static void test_module_range_is_used(void **state)
 {
 	struct fixture *f = *state;
@@ -691,6 +903,101 @@ static void test_module_range_is_used(void **state)
 	assert_int_equal(p->location[0]->address, 0x7f0000000040);
 	assert_int_equal(p->location[1]->address, 0x7f0000000080);
 	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+/* A one-frame sample in module mod with count in column col. */
+static void leaf_sample(struct fixture *f, uint32_t mod, uint64_t address, int col,
+			uint64_t count)
+{
+	uint32_t leaf = frame(f, mod, address, NULL, PC_FRAME_ABSOLUTE);
+
+	add(f, pc_model_add_stack(f->m, &leaf, 1), 0, 0, col, count);
+}
+
+/*
+ * Mapping 1 is the profiled program: without a command line, the module
+ * with the most leaf samples that is a file and no shared library; the
+ * others follow in model order, and locations follow their mappings.
+ */
+static void test_program_is_mapping_one(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t kernel = module(f, "[kernel.kallsyms]", "");
+	uint32_t ld = module(f, "/usr/lib/ld-linux-x86-64.so.2", "");
+	uint32_t libc = module(f, "/usr/lib/libc.so.6", "");
+	uint32_t jit = module(f, "/tmp/perf-42.map", "");
+	uint32_t tool = module(f, "/usr/bin/tool", "");
+	uint32_t app = module(f, "/home/u/app", "5eed");
+	Profile *p;
+
+	leaf_sample(f, kernel, 0xffffffff81000000, col, 100);
+	leaf_sample(f, ld, 0x7f0000001000, col, 50);
+	leaf_sample(f, libc, 0x7f0000100000, col, 40);
+	leaf_sample(f, jit, 0x7f0000200000, col, 30);
+	leaf_sample(f, tool, 0x500000, col, 5);
+	leaf_sample(f, app, 0x400000, col, 6);
+	p = convert(f);
+	assert_int_equal(p->n_mapping, 6);
+	assert_string_equal(mapping_file(p, 0), "/home/u/app");
+	assert_string_equal(str(p, p->mapping[0]->build_id), "5eed");
+	assert_string_equal(mapping_file(p, 1), "[kernel.kallsyms]");
+	assert_string_equal(mapping_file(p, 2), "/usr/lib/ld-linux-x86-64.so.2");
+	assert_string_equal(mapping_file(p, 3), "/usr/lib/libc.so.6");
+	assert_string_equal(mapping_file(p, 4), "/tmp/perf-42.map");
+	assert_string_equal(mapping_file(p, 5), "/usr/bin/tool");
+	assert_int_equal(mapping_at(p, 0x400000), 1);
+	assert_int_equal(mapping_at(p, 0xffffffff81000000), 2);
+	assert_int_equal(mapping_at(p, 0x7f0000001000), 3);
+	assert_int_equal(mapping_at(p, 0x500000), 6);
+}
+
+/* perf's command line names the program: after " -- ", or after "record". */
+static void test_program_named_by_perf_command(void **state)
+{
+	static const char *const commands[] = {
+		"perf-command:/usr/bin/perf record -g -F 499 -o x.data -- build/work 300 --flag",
+		"perf-command:/usr/bin/perf record -g -F 499 -e cpu-clock /home/u/work 300",
+	};
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(commands); i++) {
+		struct fixture *f = *state;
+		int col = column(f, "samples");
+		uint32_t tool = module(f, "/usr/bin/tool", "");
+		uint32_t work = module(f, "/home/u/work", "");
+		uint32_t other = module(f, "/opt/work", ""); /* same base name, in no sample */
+		Profile *p;
+
+		pc_model_add_comment(f->m, "%s", commands[i]);
+		leaf_sample(f, tool, 0x500000, col, 50);
+		leaf_sample(f, work, 0x400000, col, 1);
+		(void)other;
+		p = convert(f);
+		assert_string_equal(mapping_file(p, 0), "/home/u/work");
+		assert_string_equal(mapping_file(p, 1), "/usr/bin/tool");
+		assert_string_equal(mapping_file(p, 2), "/opt/work");
+		assert_int_equal(mapping_at(p, 0x400000), 1);
+		assert_int_equal(mapping_at(p, 0x500000), 2);
+		forget_output(f);
+		pc_model_free(f->m);
+		f->m = pc_model_new();
+	}
+}
+
+/* No program among the modules (a kernel-only profile): the model's order. */
+static void test_no_program_keeps_order(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t kernel = module(f, "[kernel.kallsyms]", "");
+	uint32_t libc = module(f, "/usr/lib/libc.so.6", "");
+	Profile *p;
+
+	leaf_sample(f, kernel, 0xffffffff81000000, col, 1);
+	leaf_sample(f, libc, 0x7f0000100000, col, 2);
+	p = convert(f);
+	assert_string_equal(mapping_file(p, 0), "[kernel.kallsyms]");
+	assert_string_equal(mapping_file(p, 1), "/usr/lib/libc.so.6");
 }
 
 static void test_metadata_and_comments(void **state)
@@ -1007,13 +1314,23 @@ int main(void)
 		TEST(test_unnamed_frames_give_bare_locations),
 		TEST(test_functions_keyed_by_name_file_and_binary),
 		TEST(test_sample_types_and_default),
+		TEST(test_one_clock_event_is_cpu),
+		TEST(test_one_event_other_names),
+		TEST(test_one_other_event),
+		TEST(test_several_events),
+		TEST(test_colliding_events_keep_modifiers),
+		TEST(test_other_columns_keep_names),
 		TEST(test_samples_merge_after_dropping_branches),
 		TEST(test_labels_keep_units_and_zero),
 		TEST(test_lbr_becomes_to_from_samples),
 		TEST(test_spt_style_mapping),
 		TEST(test_pe_image_placed_for_pprof),
 		TEST(test_pe_build_ids_option),
+		TEST(test_pe_image_placed_by_mapping_id),
 		TEST(test_module_range_is_used),
+		TEST(test_program_is_mapping_one),
+		TEST(test_program_named_by_perf_command),
+		TEST(test_no_program_keeps_order),
 		TEST(test_metadata_and_comments),
 		TEST(test_arcs_dropped_with_one_warning),
 		TEST(test_strict_turns_lost_arcs_into_an_error),
