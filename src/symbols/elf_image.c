@@ -128,6 +128,14 @@ void pc_elf_image_close(struct pc_elf_image *img)
 	img->fd = -1;
 }
 
+bool pc_elf_image_has_code(const struct pc_elf_image *img)
+{
+	for (size_t i = 0; i < img->nloads; i++)
+		if (img->loads[i].filesz)
+			return true;
+	return false;
+}
+
 bool pc_elf_image_vaddr(const struct pc_elf_image *img, uint64_t offset, uint64_t *vaddr)
 {
 	for (size_t i = 0; i < img->nloads; i++) {

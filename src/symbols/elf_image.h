@@ -29,6 +29,9 @@ struct pc_elf_image {
 int pc_elf_image_open(const char *path, struct pc_elf_image *img, char *err, size_t err_size);
 void pc_elf_image_close(struct pc_elf_image *img);
 
+/* Whether the file holds its loadable bytes (a separate debug file does not). */
+bool pc_elf_image_has_code(const struct pc_elf_image *img);
+
 /* The link-time address of a file offset in a loadable segment; false if in none. */
 bool pc_elf_image_vaddr(const struct pc_elf_image *img, uint64_t offset, uint64_t *vaddr);
 

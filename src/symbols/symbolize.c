@@ -140,8 +140,9 @@ static char *copy_text(const char *text)
 /*
  * Where a binary may be, in order (paths malloc'ed, maybe absent): per
  * directory its build-id file, perf's build-id cache entry (.../elf), the
- * path under the directory, the base name in it; then the distribution's
- * debug file by build id and the binary's own path.
+ * path under the directory, the base name in it; then the binary's own
+ * path. (Separate debug files, /usr/lib/debug/.build-id/xx/rest.debug,
+ * hold no code to place addresses by: debug_file_symbols reads them.)
  */
 static size_t candidates(const struct symbolizer *s, const char *name, const char *build_id,
 			 char **paths)
@@ -160,11 +161,6 @@ static size_t candidates(const struct symbolizer *s, const char *name, const cha
 		if (*name == '/')
 			add_candidate(paths, &n, join(s->dirs[d], name));
 		add_candidate(paths, &n, join(s->dirs[d], base_name(name)));
-	}
-	if (by_id) {
-		snprintf(rest, sizeof(rest), "/usr/lib/debug/.build-id/%.2s/%s.debug", build_id,
-			 build_id + 2);
-		add_candidate(paths, &n, copy_text(rest));
 	}
 	if (*name == '/')
 		add_candidate(paths, &n, copy_text(name));
@@ -307,19 +303,21 @@ static bool debug_file_symbols(const struct symbolizer *s, const struct pc_elf_i
 }
 
 /* Opens the ELF file at path as src's if its build id is the module's. */
-static int try_elf(struct symbolizer *s, const char *path, const char *name,
-		   const char *build_id, struct source *src, bool *taken)
+static int try_elf(struct symbolizer *s, const char *path, const char *build_id,
+		   struct source *src, bool *taken)
 {
 	char err[200];
 
 	*taken = false;
 	if (!is_file(path) || pc_elf_image_open(path, &src->elf, err, sizeof(err)))
 		return 0;
+	if (!pc_elf_image_has_code(&src->elf)) { /* a separate debug file */
+		pc_elf_image_close(&src->elf);
+		return 0;
+	}
 	if (*build_id && strcmp(build_id, src->elf.build_id)) {
-		int ret = pc_warn(s->ctx, SYMBOLS,
-				  "%s: build id %s differs from the profile's %s for %s; not used",
-				  path, *src->elf.build_id ? src->elf.build_id : "(none)", build_id,
-				  name);
+		int ret = pc_warn(s->ctx, SYMBOLS, "%s: build id %s, not the profile's %s; not used",
+				  path, *src->elf.build_id ? src->elf.build_id : "(none)", build_id);
 
 		pc_elf_image_close(&src->elf);
 		return ret;
@@ -337,7 +335,7 @@ static int elf_source(struct symbolizer *s, const struct pc_module *module, stru
 	bool taken = false;
 
 	for (i = 0; i < n && !taken; i++)
-		if (try_elf(s, paths[i], name, build_id, src, &taken)) {
+		if (try_elf(s, paths[i], build_id, src, &taken)) {
 			free_paths(paths, 0, n);
 			return -1;
 		}

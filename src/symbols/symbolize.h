@@ -12,13 +12,15 @@
  *                                 llvm-symbolizer, run once, for VA = image
  *                                 base + RVA
  *   ELF binary                    found by build id (DIR/.build-id/xx/rest,
- *                                 perf's cache layout .../elf, and
- *                                 /usr/lib/debug/.build-id/xx/rest.debug),
- *                                 by path under DIR, by base name in DIR, or
- *                                 at its own path; a build id that differs
- *                                 from the profile's is refused; a stripped
- *                                 file's .gnu_debuglink is followed (CRC
- *                                 checked); names from .symtab or .dynsym
+ *                                 perf's cache layout .../elf), by path
+ *                                 under DIR, by base name in DIR, or at its
+ *                                 own path; a build id that differs from
+ *                                 the profile's is refused; a stripped
+ *                                 file's symbols come from its debug file
+ *                                 (DIR/.build-id/xx/rest.debug and
+ *                                 /usr/lib/debug/.build-id/xx/rest.debug)
+ *                                 or its .gnu_debuglink (CRC checked);
+ *                                 names from .symtab or .dynsym
  *                                 through libelf, at the link-time address
  *                                 of the frame's file offset; with --inline,
  *                                 inlined frames and file:line from its

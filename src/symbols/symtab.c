@@ -62,13 +62,6 @@ static size_t leading_underscores(const char *name)
 	return strspn(name, "_");
 }
 
-/* "f@V1": a version that is not the default one ("f@@V2"). */
-static bool old_version(const char *name)
-{
-	const char *at = strchr(name, '@');
-
-	return at && at[1] != '@';
-}
 
 /* By start; of one start, the one to show first (see symtab.h). */
 static int compare_symbols(const void *a_ptr, const void *b_ptr)
@@ -84,15 +77,13 @@ static int compare_symbols(const void *a_ptr, const void *b_ptr)
 		return a->order > b->order ? -1 : 1;
 	if (a->binding != b->binding) /* labels last, then by binding */
 		return a->binding < b->binding ? -1 : 1;
-	if (old_version(a->name) != old_version(b->name))
-		return old_version(b->name) ? -1 : 1;
 	if (leading_underscores(a->name) != leading_underscores(b->name))
 		return leading_underscores(a->name) < leading_underscores(b->name) ? -1 : 1;
 	a_len = strlen(a->name);
 	b_len = strlen(b->name);
 	if (a_len != b_len)
 		return a_len > b_len ? -1 : 1;
-	return strcmp(a->name, b->name);
+	return a->order < b->order ? -1 : 1; /* a tie: the first added */
 }
 
 /* Sorts, and keeps one symbol per start (of aliases, the one to show). */

@@ -44,9 +44,9 @@ void pc_symtab_add_lines(struct pc_symtab *t, FILE *f, bool kallsyms);
  * The symbol that holds address: the last one starting at or before it
  * whose range (or, for size 0, the stretch up to the next symbol) covers
  * it; NULL if none. Of aliases (one start), the one perf shows: sized,
- * a function over a label, then global over local over weak, a default
- * symbol version ("f@@V2") over another ("f@V1"), the fewest leading
- * underscores, the longest name; of unsized ones (kallsyms), the last added,
+ * a function over a label, then global over local over weak, the fewest
+ * leading underscores, the longest name, the first added ("f@V1" before
+ * "f@@V2" as they stand in .symtab); of unsized ones (kallsyms), the last added,
  * which alone keeps a size when perf extends each symbol to the next.
  * The first lookup sorts the table.
  */

@@ -13,6 +13,9 @@
 #     for line: the binaries by path, libc's and ld.so's symbols from
 #     Debian's debug files by build id, kernel symbols, the JIT map, C++
 #     names demangled, and perf's choice among aliases;
+#   - a binary rebuilt with another build id (-O2) is refused with a
+#     warning, never used, even at the recorded path; given beside the
+#     right one, the right one names the frames;
 #   - with --inline the C++ hot loop's frames end in the inlined function
 #     (DWARF names it "mix") under its caller, and with --no-demangle the caller is
 #     its mangled name.
@@ -88,7 +91,8 @@ record() { # name command...
 	perf script -i "$TMPDIR/$name.data" -F comm,pid,tid,time,event,ip,sym,dso,period \
 		>"$TMPDIR/$name.names" 2>/dev/null || fail "perf script failed on $name"
 }
-# the workload's JIT map (/tmp/perf-PID.map) is removed once both are printed
+# the workload's JIT map (/tmp/perf-PID.map) is removed when the test ends
+trap 'sed -n "s/^perf map //p" "$TMPDIR/workload.out" 2>/dev/null | xargs rm -f' EXIT
 record workload "$bin/workload" 300 --perf-map
 record spin "$bin/spin"
 
@@ -105,7 +109,6 @@ compare() { # name
 }
 compare workload
 compare spin
-sed -n 's/^perf map //p' "$TMPDIR/workload.out" | xargs rm -f
 
 grep -q ';demo::Engine::run ' "$TMPDIR/spin.ours" || fail "spin: no demangled demo::Engine::run leaf"
 "$PROFCONV" convert -q --symbols "$bin" --inline -t folded -o "$TMPDIR/spin.inline" \
@@ -116,3 +119,25 @@ grep -q ';demo::Engine::run;mix ' "$TMPDIR/spin.inline" ||
 	"$TMPDIR/spin.addrs" || fail "convert --no-demangle failed"
 grep -q ';_ZN4demo6Engine3runEml ' "$TMPDIR/spin.mangled" ||
 	{ sort -k2 -nr "$TMPDIR/spin.mangled" | head; fail "--no-demangle: the mangled name is not kept"; }
+
+# A rebuilt binary (another build id) at the recorded path and in a
+# --symbols directory: refused, so the workload's own frames stay unnamed.
+mkdir -p "$TMPDIR/rebuilt" "$TMPDIR/right"
+mv "$bin/workload" "$TMPDIR/right/workload"
+gcc -O2 -g -fno-omit-frame-pointer -pthread -o "$TMPDIR/rebuilt/workload" "$samples/perf/workload.c" ||
+	fail "cannot rebuild the workload"
+cp "$TMPDIR/rebuilt/workload" "$bin/workload"
+id=$(sed -n 's|.*@ 0x[0-9a-f]* <\([0-9a-f]*\)>\]: r-xp '"$bin"'/workload$|\1|p' "$TMPDIR/workload.addrs" | head -1)
+[ -n "$id" ] || fail "no build id on the workload's MMAP2 record (perf record --buildid-mmap)"
+"$PROFCONV" convert --symbols "$TMPDIR/rebuilt" -t folded -o "$TMPDIR/refused.folded" \
+	"$TMPDIR/workload.addrs" 2>"$TMPDIR/refused.err" || fail "convert with a rebuilt binary failed"
+grep -q "^profconv: warning: symbols: $TMPDIR/rebuilt/workload: build id [0-9a-f]*, not the profile's $id; not used" \
+	"$TMPDIR/refused.err" || { cat "$TMPDIR/refused.err"; fail "no warning refusing the rebuilt binary"; }
+if grep -q 'spin_leaf\|hash_block' "$TMPDIR/refused.folded"; then
+	fail "the rebuilt binary's names were used"
+fi
+"$PROFCONV" convert -q --symbols "$TMPDIR/rebuilt:$TMPDIR/right" --kallsyms "$TMPDIR/kallsyms" -t folded \
+	-o "$TMPDIR/right.folded" "$TMPDIR/workload.addrs" || fail "convert with both binaries failed"
+sort "$TMPDIR/right.folded" | diff "$TMPDIR/workload.perfs.sorted" - >/dev/null ||
+	fail "beside a rebuilt binary, the right one does not name the frames as perf does"
+echo "symbols_perf: a rebuilt binary (build id differs from $id) refused; the right one used"

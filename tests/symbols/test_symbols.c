@@ -28,11 +28,12 @@ static void test_symtab_ranges(void **state)
 	pc_symtab_add(&t, 0x2000, 0x10, "second", 6, PC_SYMBOL_GLOBAL);
 	pc_symtab_add(&t, 0x1000, 0x100, "first", 5, PC_SYMBOL_GLOBAL);
 	pc_symtab_add(&t, 0x1000, 0x100, "alias", 5, PC_SYMBOL_GLOBAL);
+	pc_symtab_add(&t, 0x1000, 0x100, "other", 5, PC_SYMBOL_GLOBAL);
 	pc_symtab_add(&t, 0x3000, 0, "unsized", 7, PC_SYMBOL_GLOBAL);
 	pc_symtab_add(&t, 0x5000, 0, "last", 4, PC_SYMBOL_GLOBAL);
 	assert_null(name_at(&t, 0xfff));
-	assert_string_equal(name_at(&t, 0x1000), "alias"); /* of two alike: the first by name */
-	assert_string_equal(name_at(&t, 0x10ff), "alias");
+	assert_string_equal(name_at(&t, 0x1000), "first"); /* of aliases alike: the first added */
+	assert_string_equal(name_at(&t, 0x10ff), "first");
 	assert_null(name_at(&t, 0x1100));
 	assert_string_equal(name_at(&t, 0x200f), "second");
 	assert_null(name_at(&t, 0x2010));
@@ -42,8 +43,8 @@ static void test_symtab_ranges(void **state)
 }
 
 /*
- * perf's choice among aliases: sized, a function, global, the default
- * version, fewer '_', longer; unsized: the last.
+ * perf's choice among aliases: sized, a function, global, fewer '_',
+ * longer, the first added; unsized: the last.
  */
 static void test_symtab_aliases(void **state)
 {
@@ -57,7 +58,8 @@ static void test_symtab_aliases(void **state)
 		{ { "pwrite", 8, PC_SYMBOL_WEAK }, { "__GI___pwrite", 8, PC_SYMBOL_LOCAL }, { "__libc_pwrite", 8, PC_SYMBOL_GLOBAL } },
 		{ { "__x", 8, PC_SYMBOL_GLOBAL }, { "_yy", 8, PC_SYMBOL_GLOBAL }, { NULL, 0, 0 } },
 		{ { "ab", 8, PC_SYMBOL_GLOBAL }, { "abc", 8, PC_SYMBOL_GLOBAL }, { NULL, 0, 0 } },
-		{ { "f@V1", 8, PC_SYMBOL_GLOBAL }, { "f@@V2", 8, PC_SYMBOL_GLOBAL }, { NULL, 0, 0 } },
+		{ { "f@V10", 8, PC_SYMBOL_GLOBAL }, { "f@@V2", 8, PC_SYMBOL_GLOBAL }, { NULL, 0, 0 } },
+		{ { "f@@V2", 8, PC_SYMBOL_GLOBAL }, { "f@V10", 8, PC_SYMBOL_GLOBAL }, { NULL, 0, 0 } },
 		{ { "label", 8, PC_SYMBOL_LABEL | PC_SYMBOL_GLOBAL }, { "fn", 8, PC_SYMBOL_WEAK },
 		  { NULL, 0, 0 } },
 		/* kallsyms: no sizes, the last listed */
@@ -65,7 +67,7 @@ static void test_symtab_aliases(void **state)
 		  { "__thunk", 0, PC_SYMBOL_GLOBAL } },
 	};
 	static const char *const want[] = { "sized", "global", "__libc_pwrite", "_yy", "abc",
-					     "f@@V2", "fn", "__thunk" };
+					     "f@V10", "f@@V2", "fn", "__thunk" };
 
 	(void)state;
 	for (size_t i = 0; i < PC_ARRAY_SIZE(sets); i++) {
