@@ -6,7 +6,7 @@ pc_str_id pc_model_copy_str(const struct pc_model_copy *copy, pc_str_id id)
 	return pc_model_intern(copy->dst, pc_str(copy->src, id), pc_str_len(copy->src, id));
 }
 
-static void copy_modules(struct pc_model_copy *copy)
+static void copy_modules(struct pc_model_copy *copy, const struct pc_expansion *expansion)
 {
 	const struct pc_model *src = copy->src;
 
@@ -16,6 +16,8 @@ static void copy_modules(struct pc_model_copy *copy)
 
 		module.name = pc_model_copy_str(copy, module.name);
 		module.build_id = pc_model_copy_str(copy, module.build_id);
+		if (expansion && expansion->module)
+			expansion->module(expansion->data, copy, (uint32_t)i + 1, &module);
 		copy->module_map[i + 1] = pc_model_add_module(copy->dst, &module);
 	}
 }
@@ -36,7 +38,7 @@ static void copy_frames(struct pc_model_copy *copy)
 }
 
 /* src's frames through expand: chains of dst frames (see copy.h). */
-static void expand_frames(struct pc_model_copy *copy, pc_frame_expand_fn expand, void *data)
+static void expand_frames(struct pc_model_copy *copy, const struct pc_expansion *expansion)
 {
 	size_t nframes = pc_model_nframes(copy->src), used = 0, cap = 0;
 	struct pc_frame out[PC_MAX_EXPANSION];
@@ -44,7 +46,7 @@ static void expand_frames(struct pc_model_copy *copy, pc_frame_expand_fn expand,
 	copy->frame_map = pc_xcalloc(nframes + 1, sizeof(*copy->frame_map));
 	copy->chain_at = pc_xcalloc(nframes + 2, sizeof(*copy->chain_at));
 	for (uint32_t f = 1; f <= nframes; f++) {
-		size_t n = expand(data, copy, f, out, PC_MAX_EXPANSION);
+		size_t n = expansion->frame(expansion->data, copy, f, out, PC_MAX_EXPANSION);
 
 		copy->chain_at[f] = (uint32_t)used;
 		pc_grow(&copy->chain, &cap, used + n, sizeof(*copy->chain));
@@ -83,7 +85,7 @@ void pc_model_copy_begin(struct pc_model_copy *copy, const struct pc_model *src,
 {
 	copy->src = src;
 	copy->dst = dst;
-	copy_modules(copy);
+	copy_modules(copy, NULL);
 	copy_frames(copy);
 	copy_labelsets(copy);
 }
@@ -227,7 +229,7 @@ static int merge_arcs(const struct pc_model_copy *copy)
 }
 
 static int merge(struct pc_model *into, const struct pc_model *from,
-		 pc_frame_expand_fn expand, void *data, char *err_text, size_t err_size)
+		 const struct pc_expansion *expansion, char *err_text, size_t err_size)
 {
 	struct pc_model_copy copy = { .src = from, .dst = into };
 	int column_map[PC_MAX_COLUMNS];
@@ -238,9 +240,9 @@ static int merge(struct pc_model *into, const struct pc_model *from,
 			 PC_MAX_COLUMNS);
 		return -1;
 	}
-	if (expand) {
-		copy_modules(&copy);
-		expand_frames(&copy, expand, data);
+	if (expansion) {
+		copy_modules(&copy, expansion);
+		expand_frames(&copy, expansion);
 		copy_labelsets(&copy);
 	} else {
 		pc_model_copy_begin(&copy, from, into);
@@ -259,12 +261,11 @@ static int merge(struct pc_model *into, const struct pc_model *from,
 int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
 		   size_t err_size)
 {
-	return merge(into, from, NULL, NULL, err_text, err_size);
+	return merge(into, from, NULL, err_text, err_size);
 }
 
 int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
-			    pc_frame_expand_fn expand, void *data, char *err_text,
-			    size_t err_size)
+			    const struct pc_expansion *expansion, char *err_text, size_t err_size)
 {
-	return merge(into, from, expand, data, err_text, err_size);
+	return merge(into, from, expansion, err_text, err_size);
 }

@@ -31,6 +31,20 @@ typedef size_t (*pc_frame_expand_fn)(void *data, const struct pc_model_copy *cop
 				     uint32_t src_frame, struct pc_frame *out, size_t max);
 #define PC_MAX_EXPANSION 64
 
+/*
+ * What a module of src becomes in dst: module holds src's, its strings
+ * already dst's; the function may complete it (a build id read from the
+ * binary) before it is added.
+ */
+typedef void (*pc_module_complete_fn)(void *data, const struct pc_model_copy *copy,
+				      uint32_t src_module, struct pc_module *module);
+
+struct pc_expansion {
+	pc_frame_expand_fn frame;
+	pc_module_complete_fn module; /* or NULL */
+	void *data;
+};
+
 /* Copies src's modules, frames and label sets into dst and maps their ids. */
 void pc_model_copy_begin(struct pc_model_copy *copy, const struct pc_model *src,
 			 struct pc_model *dst);
@@ -53,12 +67,12 @@ int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err
 		   size_t err_size);
 
 /*
- * pc_model_merge with every frame of from replaced by what expand makes
- * of it: stacks take the whole chains, branches and arcs the physical
- * frames. into is a new model (its metadata are from's).
+ * pc_model_merge with every frame of from replaced by what
+ * expansion->frame makes of it (and each module completed by
+ * expansion->module): stacks take the whole chains, branches and arcs the
+ * physical frames. into is a new model (its metadata are from's).
  */
 int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
-			    pc_frame_expand_fn expand, void *data, char *err_text,
-			    size_t err_size);
+			    const struct pc_expansion *expansion, char *err_text, size_t err_size);
 
 #endif

@@ -661,6 +661,20 @@ static size_t expand_frame(void *data, const struct pc_model_copy *copy, uint32_
 	return n;
 }
 
+/*
+ * pc_module_complete_fn: a binary found for a module that had no build id
+ * gives it the file's, so that pprof can match it.
+ */
+static void complete_module(void *data, const struct pc_model_copy *copy, uint32_t id,
+			    struct pc_module *module)
+{
+	const struct symbolizer *s = data;
+	const struct source *src = &s->sources[id];
+
+	if (!module->build_id && src->elf_open && *src->elf.build_id)
+		module->build_id = pc_model_intern_cstr(copy->dst, src->elf.build_id);
+}
+
 static void symbolizer_release(struct symbolizer *s)
 {
 	for (size_t i = 0; s->sources && i <= pc_model_nmodules(s->m); i++)
@@ -703,7 +717,9 @@ int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
 		return -1;
 	}
 	named = pc_model_new();
-	ret = pc_model_merge_expanded(named, *m, expand_frame, &s, err, sizeof(err));
+	ret = pc_model_merge_expanded(named, *m,
+				      &(struct pc_expansion){ expand_frame, complete_module, &s },
+				      err, sizeof(err));
 	symbolizer_release(&s);
 	if (ret) {
 		pc_model_free(named);

@@ -28,6 +28,8 @@
  *   [kernel.kallsyms]             the --kallsyms file (/proc/kallsyms format)
  *   /tmp/perf-PID.map             that JIT map, at its path or by base name
  *                                 in a --symbols directory
+ * A module without a build id takes that of the ELF file found for it (so
+ * that pprof can match the file too).
  * C++ and Rust names from symbol tables are demangled with libiberty's
  * cplus_demangle (as binutils and perf do) unless --no-demangle. Frames
  * that already have a name are left as they are. Cost grows with the

@@ -16,6 +16,8 @@
 #   - a binary rebuilt with another build id (-O2) is refused with a
 #     warning, never used, even at the recorded path; given beside the
 #     right one, the right one names the frames;
+#   - printed without build ids, the workload's pprof mapping takes the
+#     build id of the file --symbols found (protoc);
 #   - with --inline the C++ hot loop's frames end in the inlined function
 #     (DWARF names it "mix") under its caller, and with --no-demangle the caller is
 #     its mangled name.
@@ -37,7 +39,7 @@ fail() {
 	exit 1
 }
 
-for tool in perf gcc g++ llvm-symbolizer; do
+for tool in perf gcc g++ llvm-symbolizer protoc python3; do
 	command -v "$tool" >/dev/null 2>&1 || skip "$tool is missing"
 done
 [ -x "${PROFCONV:-}" ] || skip "profconv is not built"
@@ -141,3 +143,25 @@ fi
 sort "$TMPDIR/right.folded" | diff "$TMPDIR/workload.perfs.sorted" - >/dev/null ||
 	fail "beside a rebuilt binary, the right one does not name the frames as perf does"
 echo "symbols_perf: a rebuilt binary (build id differs from $id) refused; the right one used"
+
+# Without build ids in the text, the binary found gives its own to the mapping.
+mv "$TMPDIR/right/workload" "$bin/workload"
+sed 's/ <[0-9a-f]*>\]: / 00:00 0 0]: /' "$TMPDIR/workload.addrs" >"$TMPDIR/no-ids.addrs"
+! grep -q 'PERF_RECORD_MMAP2.* <[0-9a-f]*>\]' "$TMPDIR/no-ids.addrs" || fail "build ids left in the text"
+"$PROFCONV" convert -q --symbols "$bin" -o "$TMPDIR/no-ids.pb.gz" "$TMPDIR/no-ids.addrs" ||
+	fail "convert to pprof with --symbols failed"
+gzip -dc "$TMPDIR/no-ids.pb.gz" | protoc --decode=perftools.profiles.Profile -I "$top/proto" \
+	"$top/proto/profile.proto" >"$TMPDIR/no-ids.decoded" || fail "protoc cannot decode the profile"
+python3 - "$TMPDIR/no-ids.decoded" "$bin/workload" "$id" <<'EOF' || fail "the workload's mapping lacks the binary's build id"
+import re, sys
+text = open(sys.argv[1]).read()
+strings = re.findall(r'^string_table: "(.*)"$', text, re.M)
+for block in re.findall(r"^mapping \{\n(.*?)^\}", text, re.M | re.S):
+    fields = dict(re.findall(r"^\s+(\w+): (\S+)$", block, re.M))
+    if strings[int(fields.get("filename", 0))] == sys.argv[2]:
+        got = strings[int(fields.get("build_id", 0))]
+        print("symbols_perf: the workload's mapping has build id", got)
+        sys.exit(0 if got == sys.argv[3] else 1)
+print("symbols_perf: no mapping for", sys.argv[2])
+sys.exit(1)
+EOF
