@@ -18,7 +18,6 @@
 #define SYMBOLS "symbols"
 #define PE_FIRST_SECTION 0x1000u /* an RVA below lies in the headers */
 
-
 enum source_kind {
 	SOURCE_NONE,   /* no names for this module */
 	SOURCE_SYMTAB, /* a symbol table, by address */
@@ -675,6 +674,19 @@ static void complete_module(void *data, const struct pc_model_copy *copy, uint32
 		module->build_id = pc_model_intern_cstr(copy->dst, src->elf.build_id);
 }
 
+static void symbolizer_init(struct symbolizer *s, struct pc_ctx *ctx, const struct pc_model *m)
+{
+	*s = (struct symbolizer){
+		.ctx = ctx, .m = m,
+		.inlines = pc_option_flag(ctx, "inline"),
+		.demangle = !pc_option_flag(ctx, "no-demangle"),
+	};
+	split_dirs(s, pc_option_text(ctx, "symbols"));
+	pc_symtab_init(&s->kallsyms);
+	pc_arena_init(&s->strings);
+	s->sources = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*s->sources));
+}
+
 static void symbolizer_release(struct symbolizer *s)
 {
 	for (size_t i = 0; s->sources && i <= pc_model_nmodules(s->m); i++)
@@ -694,19 +706,12 @@ static void symbolizer_release(struct symbolizer *s)
 
 int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
 {
-	struct symbolizer s = {
-		.ctx = ctx, .m = *m,
-		.inlines = pc_option_flag(ctx, "inline"),
-		.demangle = !pc_option_flag(ctx, "no-demangle"),
-	};
+	struct symbolizer s;
 	struct pc_model *named;
 	char err[200];
 	int ret;
 
-	split_dirs(&s, pc_option_text(ctx, "symbols"));
-	pc_symtab_init(&s.kallsyms);
-	pc_arena_init(&s.strings);
-	s.sources = pc_xcalloc(pc_model_nmodules(*m) + 1, sizeof(*s.sources));
+	symbolizer_init(&s, ctx, *m);
 	ret = name_frames(&s);
 	if (!ret && s.nmissing)
 		ret = pc_warn(ctx, SYMBOLS, "no usable file in %s for %zu of the binaries: %s%s",
@@ -752,20 +757,13 @@ static void describe_source(const struct symbolizer *s, const char *name,
 
 int pc_symbolize_report(struct pc_ctx *ctx, const struct pc_model *m, FILE *out)
 {
-	struct symbolizer s = {
-		.ctx = ctx, .m = m,
-		.inlines = pc_option_flag(ctx, "inline"),
-		.demangle = !pc_option_flag(ctx, "no-demangle"),
-	};
 	size_t nmodules = pc_model_nmodules(m);
 	size_t *wanted = pc_xcalloc(nmodules + 1, sizeof(*wanted));
 	size_t *named = pc_xcalloc(nmodules + 1, sizeof(*named));
+	struct symbolizer s;
 	int ret;
 
-	split_dirs(&s, pc_option_text(ctx, "symbols"));
-	pc_symtab_init(&s.kallsyms);
-	pc_arena_init(&s.strings);
-	s.sources = pc_xcalloc(nmodules + 1, sizeof(*s.sources));
+	symbolizer_init(&s, ctx, m);
 	ret = name_frames(&s);
 	for (uint32_t f = 1; !ret && f <= pc_model_nframes(m); f++) {
 		const struct pc_frame *frame = pc_model_frame(m, f);
