@@ -189,6 +189,16 @@ pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len)
 	return id;
 }
 
+pc_str_id pc_model_find_string(const struct pc_model *m, const void *text, size_t len)
+{
+	struct string_key key = { .text = text, .len = len };
+
+	if (!len || len > UINT32_MAX - 1)
+		return 0;
+	return pc_index_find(&m->string_index, pc_hash_bytes(text, len, 0x57), string_equal, m,
+			     &key);
+}
+
 pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text)
 {
 	return pc_model_intern(m, text, strlen(text));

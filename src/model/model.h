@@ -152,6 +152,8 @@ void pc_model_free(struct pc_model *m);
 /* --- builder, for readers --- */
 pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len);
 pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text);
+/* The id of the string equal to text[0, len), or 0 if the model has none. */
+pc_str_id pc_model_find_string(const struct pc_model *m, const void *text, size_t len);
 /* Interned by (name, build_id, space); a known range widens the module's range. */
 uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module);
 uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame);

@@ -65,20 +65,53 @@ static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
 	       !memcmp(table->texts[id - 1], key->text, key->len);
 }
 
-static int64_t string_table_add(struct string_table *table, char *text, size_t len)
+int64_t string_table_append(struct string_table *table, const char *text, size_t len)
 {
-	struct string_key key = { .text = text, .len = len };
-	uint64_t hash = pc_hash_bytes(text, len, 0);
-	uint32_t id = pc_index_find(&table->index, hash, string_equal, table, &key);
-
-	if (id)
-		return (int64_t)id - 1;
 	pc_grow(&table->texts, &table->cap, table->count + 1, sizeof(*table->texts));
 	pc_grow(&table->lens, &table->lens_cap, table->count + 1, sizeof(*table->lens));
-	table->texts[table->count] = text;
+	table->texts[table->count] = (char *)text;
 	table->lens[table->count] = len;
-	pc_index_add(&table->index, hash, (uint32_t)++table->count);
-	return (int64_t)table->count - 1;
+	return (int64_t)table->count++;
+}
+
+int64_t string_table_find(const struct string_table *table, const char *text, size_t len)
+{
+	struct string_key key = { .text = text, .len = len };
+	uint32_t id;
+
+	if (!table->index.count)
+		return -1;
+	id = pc_index_find(&table->index, pc_hash_bytes(text, len, 0), string_equal, table, &key);
+	return id ? (int64_t)id - 1 : -1;
+}
+
+static int64_t string_table_add(struct string_table *table, char *text, size_t len)
+{
+	int64_t found = string_table_find(table, text, len);
+	int64_t index;
+
+	if (found >= 0)
+		return found;
+	index = string_table_append(table, text, len);
+	pc_index_add(&table->index, pc_hash_bytes(text, len, 0), (uint32_t)index + 1);
+	return index;
+}
+
+bool string_table_clean(const void *text, size_t len)
+{
+	return utf8_clean(text, len);
+}
+
+const char *string_table_repair(struct string_table *table, const void *text, size_t len,
+				size_t *out_len)
+{
+	table->repaired++;
+	return utf8_repair(&table->arena, text, len, out_len);
+}
+
+int64_t string_table_add_indexed(struct string_table *table, const char *text, size_t len)
+{
+	return string_table_add(table, (char *)text, len);
 }
 
 int64_t string_table_intern(struct string_table *table, const void *text, size_t len,

@@ -7,7 +7,12 @@
 #include "base/arena.h"
 #include "base/index.h"
 
-/* The output's string table, interned by content. */
+/*
+ * The output's string table, interned by content. The index holds the
+ * writer's own and repaired strings; the model's clean strings, unique in
+ * the model already, are appended without it (the writer finds them
+ * through the model, see pprof_writer.c model_string).
+ */
 struct string_table {
 	char **texts;      /* [0] is ""; borrowed from the model or the arena */
 	size_t *lens;
@@ -28,5 +33,17 @@ void string_table_release(struct string_table *table);
  */
 int64_t string_table_intern(struct string_table *table, const void *text, size_t len,
 			    bool borrow);
+
+/* Appends text (living as long as the table) without indexing it; its index. */
+int64_t string_table_append(struct string_table *table, const char *text, size_t len);
+/* The index of an indexed string equal to text, or -1. */
+int64_t string_table_find(const struct string_table *table, const char *text, size_t len);
+/* Adds text (living as long as the table) to the index unless it is there; its index. */
+int64_t string_table_add_indexed(struct string_table *table, const char *text, size_t len);
+/* Whether text is valid UTF-8 without NUL. */
+bool string_table_clean(const void *text, size_t len);
+/* A copy of text with invalid bytes and NUL as U+FFFD, counted as repaired. */
+const char *string_table_repair(struct string_table *table, const void *text, size_t len,
+				size_t *out_len);
 
 #endif

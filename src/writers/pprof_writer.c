@@ -146,6 +146,8 @@ struct pprof_writer {
 	 * fields are taken from the model frames when packed.
 	 */
 	uint32_t *frame_location;  /* model frame -> location of it alone, 0 = not yet */
+	uint32_t *frame_function;  /* model frame -> its function, 0 = none yet */
+	uint32_t *function_by_name; /* model string -> the first function of that name */
 	struct pc_seqs chains;     /* chains of 2 or more frames */
 	uint32_t *chain_location;  /* chain id -> location id */
 	size_t chain_location_cap;
@@ -197,22 +199,59 @@ struct pprof_writer {
 
 /* ---- strings ---- */
 
-/* The output index of a model string, interned on first use. */
+/*
+ * The output index of clean text already written as a model string, or -1:
+ * the model knows its strings, so they need no index of the writer's.
+ */
+static int64_t written_model_string(const struct pprof_writer *w, const char *text, size_t len)
+{
+	pc_str_id id = pc_model_find_string(w->m, text, len);
+
+	return id && w->strings.model_ids[id] ? (int64_t)w->strings.model_ids[id] - 1 : -1;
+}
+
+/*
+ * The output index of a model string, added on first use. A clean one is
+ * unique among the model's, so it is appended as it is unless one of the
+ * writer's own (indexed) strings holds the same text; a repaired one is
+ * looked up among both.
+ */
 static int64_t model_string(struct pprof_writer *w, pc_str_id id)
 {
 	struct string_table *table = &w->strings;
+	const char *text = pc_str(w->m, id);
+	size_t len = pc_str_len(w->m, id);
+	int64_t index;
 
 	if (!id)
 		return 0;
-	if (!table->model_ids[id])
-		table->model_ids[id] = (uint32_t)string_table_intern(table,
-				pc_str(w->m, id), pc_str_len(w->m, id), true) + 1;
-	return (int64_t)table->model_ids[id] - 1;
+	if (table->model_ids[id])
+		return (int64_t)table->model_ids[id] - 1;
+	if (string_table_clean(text, len)) {
+		index = string_table_find(table, text, len);
+		if (index < 0)
+			index = string_table_append(table, text, len);
+	} else {
+		text = string_table_repair(table, text, len, &len);
+		index = written_model_string(w, text, len);
+		if (index < 0)
+			index = string_table_add_indexed(table, text, len);
+	}
+	table->model_ids[id] = (uint32_t)index + 1;
+	return index;
+}
+
+/* The index of text the writer makes, written once whatever wrote it first. */
+static int64_t own_text(struct pprof_writer *w, const char *text, size_t len)
+{
+	int64_t index = string_table_clean(text, len) ? written_model_string(w, text, len) : -1;
+
+	return index >= 0 ? index : string_table_intern(&w->strings, text, len, false);
 }
 
 static int64_t own_string(struct pprof_writer *w, const char *text)
 {
-	return string_table_intern(&w->strings, text, strlen(text), false);
+	return own_text(w, text, strlen(text));
 }
 
 /* ---- sample types ---- */
@@ -314,16 +353,28 @@ static uint64_t location_address(const struct pprof_writer *w, const struct pc_f
 	return frame->address;
 }
 
-static uint64_t function_for_frame(struct pprof_writer *w, const struct pc_frame *frame)
+/*
+ * The function of a named frame, numbered in first use: (name, file,
+ * module), as a symbol of one name in two binaries is two functions. The
+ * first function of each name is kept by name, so that a name seen once
+ * (nearly all) costs no hash lookup.
+ */
+static uint32_t function_for_frame(struct pprof_writer *w, uint32_t id)
 {
-	/* a symbol of one name in two binaries is two functions */
-	uint32_t key[3] = {
-		(uint32_t)model_string(w, frame->function),
-		(uint32_t)model_string(w, frame->file),
-		frame->module,
-	};
+	const struct pc_frame *frame = pc_model_frame(w->m, id);
+	uint32_t key[3], *first = &w->function_by_name[frame->function];
+	size_t n;
 
-	return pc_seqs_add(&w->functions, key, 3);
+	if (w->frame_function[id])
+		return w->frame_function[id];
+	key[0] = (uint32_t)model_string(w, frame->function);
+	key[1] = (uint32_t)model_string(w, frame->file);
+	key[2] = frame->module;
+	if (!*first)
+		*first = pc_seqs_append(&w->functions, key, 3); /* no function of this name yet */
+	if (!memcmp(pc_seq(&w->functions, *first, &n), key, sizeof(key)))
+		return w->frame_function[id] = *first;
+	return w->frame_function[id] = pc_seqs_add(&w->functions, key, 3);
 }
 
 static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,
@@ -374,7 +425,7 @@ static uint32_t add_location(struct pprof_writer *w, uint32_t ref, const uint32_
 		if (!frame->function)
 			named = false;
 		else
-			function_for_frame(w, frame);
+			function_for_frame(w, frames[i]);
 	}
 	if (physical->module)
 		note_mapping_use(w, physical, location_address(w, physical), n, named,
@@ -712,7 +763,7 @@ static int64_t pe_filename(struct pprof_writer *w, pc_str_id name)
 	for (size_t i = 0; i < len + drive; i++)
 		if (path[i] == '\\')
 			path[i] = '/';
-	id = string_table_intern(&w->strings, path, len + drive, false);
+	id = own_text(w, path, len + drive);
 	free(path);
 	return id;
 }
@@ -778,7 +829,7 @@ static void add_pdb_comments(struct pprof_writer *w)
 		append_text(&text, &len, &cap, w->strings.texts[filename],
 			    w->strings.lens[filename]);
 		append_text(&text, &len, &cap, key, strlen(key));
-		add_comment(w, string_table_intern(&w->strings, text, len, false));
+		add_comment(w, own_text(w, text, len));
 		free(text);
 	}
 }
@@ -812,7 +863,7 @@ static void add_converted_comment(struct pprof_writer *w)
 	}
 	if (!any)
 		append_text(&text, &len, &cap, "an unnamed format", 17);
-	add_comment(w, string_table_intern(&w->strings, text, len, false));
+	add_comment(w, own_text(w, text, len));
 	free(text);
 }
 
@@ -836,7 +887,7 @@ static void add_branch_comment(struct pprof_writer *w)
 	if (!len)
 		return;
 	append_text(&text, &len, &cap, rest, strlen(rest));
-	add_comment(w, string_table_intern(&w->strings, text, len, false));
+	add_comment(w, own_text(w, text, len));
 	free(text);
 }
 
@@ -1130,18 +1181,6 @@ static const uint32_t *location_frames(const struct pprof_writer *w, uint32_t id
 	return pc_seq(&w->chains, *ref & ~CHAIN, n);
 }
 
-/* The function id of a frame with a name (numbered when its location was added). */
-static uint32_t frame_function(struct pprof_writer *w, const struct pc_frame *frame)
-{
-	uint32_t key[3] = {
-		w->strings.model_ids[frame->function] - 1,
-		frame->file ? w->strings.model_ids[frame->file] - 1 : 0,
-		frame->module,
-	};
-
-	return pc_seqs_find(&w->functions, key, 3);
-}
-
 static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	struct byte_buffer location = { 0 };
@@ -1163,7 +1202,7 @@ static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 
 			if (!frame->function)
 				continue;
-			function = frame_function(w, frame);
+			function = w->frame_function[frames[i]]; /* numbered with its location */
 			put_varint(&location, (uint64_t)LOCATION_LINE << 3 | WIRE_LENGTH_DELIMITED);
 			put_varint(&location, scalar_size(function) + scalar_size(frame->line));
 			put_scalar(&location, LINE_FUNCTION_ID, function);
@@ -1355,6 +1394,8 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	pc_seqs_init(&w->functions);
 	pc_seqs_init(&w->pairs);
 	w->frame_location = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w->frame_location));
+	w->frame_function = pc_xcalloc(pc_model_nframes(m) + 1, sizeof(*w->frame_function));
+	w->function_by_name = pc_xcalloc(pc_model_nstrings(m) + 1, sizeof(*w->function_by_name));
 	/* room for the usual case at once (grown by doubling, they take twice that) */
 	pc_grow(&w->location_ref, &w->location_ref_cap, pc_model_nframes(m), sizeof(*w->location_ref));
 	pc_grow(&w->out, &w->out_cap, pc_model_nsamples(m), sizeof(*w->out));
@@ -1383,6 +1424,8 @@ static void writer_release(struct pprof_writer *w)
 	pc_seqs_release(&w->functions);
 	pc_seqs_release(&w->pairs);
 	free(w->frame_location);
+	free(w->frame_function);
+	free(w->function_by_name);
 	free(w->chain_location);
 	free(w->location_ref);
 	free(w->labelset_first);
