@@ -10,6 +10,7 @@
  * written as it fills.
  */
 #include "base/gzip_blocks.h"
+#include "base/threads.h"
 
 #include <libdeflate.h>
 #include <pthread.h>
@@ -36,7 +37,7 @@ struct pc_gzip {
 	size_t filling, taken, written; /* sequence numbers: see above */
 	struct libdeflate_compressor *compressor; /* without workers */
 
-	pthread_t *workers;
+	struct pc_threads *workers; /* NULL: compressed by the writing thread */
 	unsigned nworkers;
 	pthread_mutex_t lock;
 	pthread_cond_t queued, done;
@@ -119,12 +120,8 @@ struct pc_gzip *pc_gzip_open(FILE *fp, unsigned threads)
 	pthread_mutex_init(&gz->lock, NULL);
 	pthread_cond_init(&gz->queued, NULL);
 	pthread_cond_init(&gz->done, NULL);
-	gz->workers = pc_xcalloc(threads, sizeof(*gz->workers));
-	for (unsigned i = 0; i < threads; i++) {
-		if (pthread_create(&gz->workers[i], NULL, worker_main, gz))
-			break;
-		gz->nworkers++;
-	}
+	gz->workers = pc_threads_start(threads, worker_main, (void *const[]){ gz }, true);
+	gz->nworkers = pc_threads_count(gz->workers);
 	if (!gz->nworkers) /* no thread to be had: compress here */
 		gz->compressor = new_compressor();
 	return gz;
@@ -203,10 +200,9 @@ int pc_gzip_close(struct pc_gzip *gz)
 		gz->closing = true;
 		pthread_cond_broadcast(&gz->queued);
 		pthread_mutex_unlock(&gz->lock);
-		for (unsigned i = 0; i < gz->nworkers; i++)
-			pthread_join(gz->workers[i], NULL);
 	}
 	if (gz->workers) {
+		pc_threads_join(gz->workers);
 		pthread_mutex_destroy(&gz->lock);
 		pthread_cond_destroy(&gz->queued);
 		pthread_cond_destroy(&gz->done);
@@ -219,7 +215,6 @@ int pc_gzip_close(struct pc_gzip *gz)
 	if (gz->compressor)
 		libdeflate_free_compressor(gz->compressor);
 	free(gz->blocks);
-	free(gz->workers);
 	free(gz);
 	return ret;
 }

@@ -54,8 +54,8 @@
 #include "readers/spt_ip_count.h"
 #include "readers/spt_decode.h"
 #include "base/sort.h"
+#include "base/threads.h"
 
-#include <pthread.h>
 #include <unistd.h>
 
 #define FORMAT "spt"
@@ -691,7 +691,7 @@ static int decode_in_parallel(struct spt_aggregate *agg, const struct spt_file *
 			      const struct pc_input *in)
 {
 	struct spt_range *ranges;
-	pthread_t thread;
+	struct pc_threads *second;
 	uint64_t split;
 	int ret = 1;
 
@@ -703,12 +703,15 @@ static int decode_in_parallel(struct spt_aggregate *agg, const struct spt_file *
 	range_init(&ranges[1], agg, file, in, split, in->size);
 	ranges[0].in.progress = in->progress;
 	ranges[0].in.progress_ranges = 2;
-	if (!pthread_create(&thread, NULL, decode_range, &ranges[1])) {
+	second = pc_threads_start(1, decode_range, (void *const[]){ &ranges[1] }, false);
+	if (pc_threads_count(second)) {
 		if (agg->ctx->threads_used < 2)
 			agg->ctx->threads_used = 2;
 		decode_range(&ranges[0]);
-		pthread_join(thread, NULL);
+		pc_threads_join(second);
 		ret = merge_ranges(agg, &ranges[0], &ranges[1]);
+	} else {
+		pc_threads_join(second); /* no thread to be had: sequentially */
 	}
 	range_release(&ranges[0]);
 	range_release(&ranges[1]);
