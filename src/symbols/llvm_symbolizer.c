@@ -232,7 +232,7 @@ bool pc_llvm_parse_answer(struct pc_llvm_answers *answers, const char *line, siz
 		return false;
 	}
 	answers->nqueries++;
-	answers->first = pc_xrealloc(answers->first, (answers->nqueries + 1) * sizeof(*answers->first));
+	pc_grow(&answers->first, &answers->first_cap, answers->nqueries + 1, sizeof(*answers->first));
 	answers->first[answers->nqueries] = answers->nframes;
 	return true;
 }
@@ -399,7 +399,8 @@ int pc_llvm_symbolize(const struct pc_llvm_query *queries, size_t n, bool inline
 
 	memset(answers, 0, sizeof(*answers));
 	pc_arena_init(&answers->strings);
-	answers->first = pc_xcalloc(1, sizeof(*answers->first));
+	pc_grow(&answers->first, &answers->first_cap, 1, sizeof(*answers->first));
+	answers->first[0] = 0;
 	if (!n)
 		return 0;
 	if (spawn(&s, inlines, demangle, err, err_size))

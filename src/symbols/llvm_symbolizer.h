@@ -25,7 +25,7 @@ struct pc_llvm_answers {
 	struct pc_llvm_frame *frames;
 	size_t nframes, frames_cap;
 	size_t *first;  /* per query: its frames are frames[first[i] .. first[i + 1]) */
-	size_t nqueries;
+	size_t nqueries, first_cap;
 	struct pc_arena strings;
 };
 

@@ -119,9 +119,10 @@ static void split_dirs(struct symbolizer *s, const char *text)
 
 #define MAX_CANDIDATES 64
 
+/* Paths llvm-symbolizer's query lines cannot carry (a newline, a quote) are not tried. */
 static void add_candidate(char **paths, size_t *n, char *path)
 {
-	if (*n < MAX_CANDIDATES)
+	if (*n < MAX_CANDIDATES && !strpbrk(path, "\n\r\""))
 		paths[(*n)++] = path;
 	else
 		free(path);
@@ -243,6 +244,8 @@ static bool debuglink_symbols(const struct pc_elf_image *elf, const char *path,
 {
 	int dir_len = (int)(base_name(path) - path);
 
+	if (!elf->debuglink)
+		return false;
 	for (int i = 0; i < 3; i++) {
 		char debug_path[4096];
 		struct pc_elf_image debug;
@@ -385,6 +388,15 @@ static bool is_perf_map(const char *name)
 	return !strncmp(base, "perf-", 5) && len > 9 && !strcmp(base + len - 4, ".map");
 }
 
+/* A kallsyms copy made without the right to see addresses. */
+static bool all_at_zero(const struct pc_symtab *t)
+{
+	for (size_t i = 0; i < t->count; i++)
+		if (t->symbols[i].start)
+			return false;
+	return true;
+}
+
 static int kernel_source(struct symbolizer *s, struct source *src)
 {
 	const char *path = pc_option_text(s->ctx, "kallsyms");
@@ -395,7 +407,16 @@ static int kernel_source(struct symbolizer *s, struct source *src)
 		s->kallsyms_loaded = true;
 		if (table_source(s, path, true, &s->kallsyms))
 			return -1;
+		if (s->kallsyms.count && all_at_zero(&s->kallsyms)) {
+			pc_symtab_release(&s->kallsyms);
+			pc_symtab_init(&s->kallsyms);
+			if (pc_warn(s->ctx, SYMBOLS, "%s: every address is 0 (kernel.kptr_restrict): "
+				    "kernel frames stay unnamed", path))
+				return -1;
+		}
 	}
+	if (!s->kallsyms.count)
+		return 0;
 	src->kind = SOURCE_SYMTAB;
 	src->symtab = &s->kallsyms;
 	return 0;

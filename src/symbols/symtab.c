@@ -21,9 +21,11 @@ void pc_symtab_add(struct pc_symtab *t, uint64_t start, uint64_t size, const cha
 
 	memcpy(copy, name, len);
 	copy[len] = '\0';
-	pc_grow(&t->symbols, &t->cap, t->count + 1, sizeof(*t->symbols));
-	t->symbols[t->count++] = (struct pc_symbol){
-		.start = start, .size = size, .name = copy, .binding = binding, .order = t->count,
+	size_t i = t->count++;
+
+	pc_grow(&t->symbols, &t->cap, t->count, sizeof(*t->symbols));
+	t->symbols[i] = (struct pc_symbol){
+		.start = start, .size = size, .name = copy, .binding = binding, .order = i,
 	};
 	t->sorted = false;
 }

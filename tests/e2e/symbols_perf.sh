@@ -16,6 +16,8 @@
 #   - a binary rebuilt with another build id (-O2) is refused with a
 #     warning, never used, even at the recorded path; given beside the
 #     right one, the right one names the frames;
+#   - a kallsyms copy whose addresses are all 0 (kernel.kptr_restrict) is
+#     refused with a warning: kernel frames stay unnamed, not misnamed;
 #   - printed without build ids, the workload's pprof mapping takes the
 #     build id of the file --symbols found (protoc);
 #   - with --inline the C++ hot loop's frames end in the inlined function
@@ -165,3 +167,13 @@ for block in re.findall(r"^mapping \{\n(.*?)^\}", text, re.M | re.S):
 print("symbols_perf: no mapping for", sys.argv[2])
 sys.exit(1)
 EOF
+
+# kallsyms read without the right to see addresses: every address 0.
+sed 's/^[0-9a-f]* /0000000000000000 /' "$TMPDIR/kallsyms" >"$TMPDIR/kallsyms.zero"
+"$PROFCONV" convert --symbols "$bin" --kallsyms "$TMPDIR/kallsyms.zero" -t folded \
+	-o "$TMPDIR/zero.folded" "$TMPDIR/workload.addrs" 2>"$TMPDIR/zero.err" ||
+	fail "convert with an all-zero kallsyms failed"
+grep -q "every address is 0 (kernel.kptr_restrict)" "$TMPDIR/zero.err" ||
+	{ cat "$TMPDIR/zero.err"; fail "no warning for an all-zero kallsyms"; }
+grep -q 'do_syscall_64' "$TMPDIR/zero.folded" && fail "kernel frames named from an all-zero kallsyms"
+echo "symbols_perf: an all-zero kallsyms is refused"

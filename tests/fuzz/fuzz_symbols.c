@@ -32,6 +32,7 @@ static void fuzz_answer(const uint8_t *data, size_t size)
 
 	pc_arena_init(&a.strings);
 	a.first = pc_xcalloc(1, sizeof(*a.first));
+	a.first_cap = 1;
 	ok = pc_llvm_parse_answer(&a, (const char *)data, size);
 	if (a.nqueries != (ok ? 1u : 0u) || (ok && a.first[1] != a.nframes) || (!ok && a.nframes))
 		abort();

@@ -240,6 +240,7 @@ static void test_llvm_answers(void **state)
 	(void)state;
 	pc_arena_init(&a.strings);
 	a.first = pc_xcalloc(1, sizeof(*a.first));
+	a.first_cap = 1;
 	parse_ok(&a, "{\"Address\":\"0x140001010\",\"ModuleName\":\"/b/app.exe\",\"Symbol\":["
 		     "{\"Column\":3,\"FileName\":\"C:\\\\src\\\\inl.h\",\"FunctionName\":\"inner\","
 		     "\"Line\":16,\"StartAddress\":\"\"},"
@@ -274,6 +275,7 @@ static void test_llvm_answers_refused(void **state)
 	(void)state;
 	pc_arena_init(&a.strings);
 	a.first = pc_xcalloc(1, sizeof(*a.first));
+	a.first_cap = 1;
 	for (size_t i = 0; i < PC_ARRAY_SIZE(bad); i++)
 		assert_false(pc_llvm_parse_answer(&a, bad[i], strlen(bad[i])));
 	assert_int_equal(a.nqueries, 0);
