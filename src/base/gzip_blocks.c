@@ -44,12 +44,6 @@ struct pc_gzip {
 	bool closing;
 };
 
-static void put_le32(uint8_t *p, uint32_t v)
-{
-	for (int i = 0; i < 4; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 /* Makes b->out one gzip member holding b->in. */
 static void compress_block(struct libdeflate_compressor *c, struct gzip_block *b)
 {
@@ -65,8 +59,8 @@ static void compress_block(struct libdeflate_compressor *c, struct gzip_block *b
 					   need - GZIP_HEADER_BYTES - GZIP_TRAILER_BYTES);
 	if (!body) /* cannot happen: the bound fits */
 		pc_die_oom(need);
-	put_le32(b->out + GZIP_HEADER_BYTES + body, libdeflate_crc32(0, b->in, b->len));
-	put_le32(b->out + GZIP_HEADER_BYTES + body + 4, (uint32_t)b->len);
+	pc_put_le(b->out + GZIP_HEADER_BYTES + body, libdeflate_crc32(0, b->in, b->len), 4);
+	pc_put_le(b->out + GZIP_HEADER_BYTES + body + 4, (uint32_t)b->len, 4);
 	b->out_len = GZIP_HEADER_BYTES + body + GZIP_TRAILER_BYTES;
 }
 

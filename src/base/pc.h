@@ -64,6 +64,13 @@ static inline uint64_t pc_le64(const uint8_t *p)
 	return (uint64_t)pc_le32(p) | (uint64_t)pc_le32(p + 4) << 32;
 }
 
+/* Stores the low `bytes` bytes of value at p, least significant first. */
+static inline void pc_put_le(uint8_t *p, uint64_t value, size_t bytes)
+{
+	for (size_t i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(value >> (8 * i));
+}
+
 static inline uint32_t pc_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];

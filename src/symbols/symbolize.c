@@ -695,6 +695,16 @@ static void complete_module(void *data, const struct pc_model_copy *copy, uint32
 		module->build_id = pc_model_intern_cstr(copy->dst, src->elf.build_id);
 }
 
+/* Whether a module without a build id has a binary that gives it one. */
+static bool completes_a_module(const struct symbolizer *s)
+{
+	for (uint32_t id = 1; id <= pc_model_nmodules(s->m); id++)
+		if (!pc_model_module(s->m, id)->build_id && s->sources[id].elf_open &&
+		    *s->sources[id].elf.build_id)
+			return true;
+	return false;
+}
+
 static void symbolizer_init(struct symbolizer *s, struct pc_ctx *ctx, const struct pc_model *m)
 {
 	*s = (struct symbolizer){
@@ -738,9 +748,9 @@ int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
 		ret = pc_warn(ctx, SYMBOLS, "no usable file in %s for %zu of the binaries: %s%s",
 			      pc_option_text(ctx, "symbols"), s.nmissing, s.missing,
 			      s.nmissing > 4 ? ", ..." : "");
-	if (ret) {
+	if (ret || (!s.nnamed && !completes_a_module(&s))) { /* nothing to change: no copy */
 		symbolizer_release(&s);
-		return -1;
+		return ret ? -1 : 0;
 	}
 	named = pc_model_new();
 	ret = pc_model_merge_expanded(named, *m,

@@ -387,17 +387,11 @@ static void buffer_put(struct spt_buffer *b, const void *bytes, size_t len)
 	b->len += len;
 }
 
-static void put_le(uint8_t *p, uint64_t value, size_t bytes)
-{
-	for (size_t i = 0; i < bytes; i++)
-		p[i] = (uint8_t)(value >> (8 * i));
-}
-
 static void buffer_put_le(struct spt_buffer *b, uint64_t value, size_t bytes)
 {
 	uint8_t le[8];
 
-	put_le(le, value, bytes);
+	pc_put_le(le, value, bytes);
 	buffer_put(b, le, bytes);
 }
 
@@ -460,14 +454,14 @@ static void write_header_and_tables(const struct spt_writer *w, const struct spt
 	uint32_t strtab_offset = SPT_HEADER_SIZE;
 	uint32_t progid_offset = strtab_offset + lay->strtab_capacity;
 
-	put_le(header + SPT_OFF_SIGNATURE, SPT_SIGNATURE, 4);
-	put_le(header + SPT_OFF_VERSION, SPT_VERSION, 4);
-	put_le(header + SPT_OFF_STRTAB_OFFSET, strtab_offset, 4);
-	put_le(header + SPT_OFF_PROGID_OFFSET, progid_offset, 4);
-	put_le(header + SPT_OFF_STRTAB_USED, lay->strtab.len, 2);
-	put_le(header + SPT_OFF_STRTAB_CAPACITY, lay->strtab_capacity, 2);
-	put_le(header + SPT_OFF_PROGIDS_USED, lay->nprogs, 2);
-	put_le(header + SPT_OFF_PROGID_CAPACITY, lay->progid_capacity, 2);
+	pc_put_le(header + SPT_OFF_SIGNATURE, SPT_SIGNATURE, 4);
+	pc_put_le(header + SPT_OFF_VERSION, SPT_VERSION, 4);
+	pc_put_le(header + SPT_OFF_STRTAB_OFFSET, strtab_offset, 4);
+	pc_put_le(header + SPT_OFF_PROGID_OFFSET, progid_offset, 4);
+	pc_put_le(header + SPT_OFF_STRTAB_USED, lay->strtab.len, 2);
+	pc_put_le(header + SPT_OFF_STRTAB_CAPACITY, lay->strtab_capacity, 2);
+	pc_put_le(header + SPT_OFF_PROGIDS_USED, lay->nprogs, 2);
+	pc_put_le(header + SPT_OFF_PROGID_CAPACITY, lay->progid_capacity, 2);
 	fwrite(header, 1, sizeof(header), out);
 	if (lay->strtab.len)
 		fwrite(lay->strtab.bytes, 1, lay->strtab.len, out);
@@ -479,13 +473,13 @@ static void write_header_and_tables(const struct spt_writer *w, const struct spt
 			const struct pc_module *mod = pc_model_module(w->m, lay->module_of_prog[i]);
 
 			if (mod->has_pdb) {
-				put_le(entry, mod->pdb.data1, 4);
-				put_le(entry + 4, mod->pdb.data2, 2);
-				put_le(entry + 6, mod->pdb.data3, 2);
+				pc_put_le(entry, mod->pdb.data1, 4);
+				pc_put_le(entry + 4, mod->pdb.data2, 2);
+				pc_put_le(entry + 6, mod->pdb.data3, 2);
 				memcpy(entry + 8, mod->pdb.data4, 8);
-				put_le(entry + SPT_PROGID_OFF_AGE, mod->pdb.age, 4);
+				pc_put_le(entry + SPT_PROGID_OFF_AGE, mod->pdb.age, 4);
 			}
-			put_le(entry + SPT_PROGID_OFF_NAME, lay->name_offset[i], 4);
+			pc_put_le(entry + SPT_PROGID_OFF_NAME, lay->name_offset[i], 4);
 		}
 		fwrite(entry, 1, sizeof(entry), out);
 	}
@@ -520,8 +514,8 @@ static void flush_segment(struct spt_buffer *records, uint32_t prog, FILE *out)
 {
 	uint8_t binary_id[SPT_BINARY_ID_SIZE] = { SPT_OP_BINARY_ID };
 
-	put_le(binary_id + SPT_BINARY_ID_OFF_PROGID, prog, 2);
-	put_le(binary_id + SPT_BINARY_ID_OFF_LENGTH, records->len + 4, 4);
+	pc_put_le(binary_id + SPT_BINARY_ID_OFF_PROGID, prog, 2);
+	pc_put_le(binary_id + SPT_BINARY_ID_OFF_LENGTH, records->len + 4, 4);
 	fwrite(binary_id, 1, sizeof(binary_id), out);
 	fwrite(records->bytes, 1, records->len, out);
 	records->len = 0;

@@ -30,29 +30,17 @@ struct fixture {
 	uint8_t hdr[HEADER_BYTES + 64]; /* room for bytes past the header */
 };
 
-static void put16(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v & 0xffff);
-	put16(p + 2, v >> 16);
-}
-
 /* ASCII text as UTF-16LE at p. */
 static void put_utf16(uint8_t *p, const char *text)
 {
 	for (size_t i = 0; text[i]; i++)
-		put16(p + 2 * i, (uint8_t)text[i]);
+		pc_put_le(p + 2 * i, (uint8_t)text[i], 2);
 }
 
 static void put_time(uint8_t *hdr, const uint16_t words[8])
 {
 	for (int i = 0; i < 8; i++)
-		put16(hdr + 88 + 2 * i, words[i]);
+		pc_put_le(hdr + 88 + 2 * i, words[i], 2);
 }
 
 /* A model that already holds a sample, as after reading a report. */
@@ -75,7 +63,7 @@ static int setup(void **state)
 	f->m = pc_model_new();
 	seed_sample(f->m);
 	memcpy(f->hdr, "\x4d\x50\x4c\x45", 4);
-	put32(f->hdr + 4, HEADER_BYTES);
+	pc_put_le(f->hdr + 4, HEADER_BYTES, 4);
 	*state = f;
 	return 0;
 }
@@ -330,7 +318,7 @@ static void test_wrong_header_size(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 4, HEADER_BYTES + 1);
+	pc_put_le(f->hdr + 4, HEADER_BYTES + 1, 4);
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 4, "header size 19753 is not the 19752 bytes of the only VSP "
 			"header layout known");
@@ -415,8 +403,8 @@ static void test_surrogate_pair_decoded(void **state)
 	struct fixture *f = *state;
 
 	put_utf16(f->hdr + 2220, "PC-");
-	put16(f->hdr + 2226, 0xd83d); /* U+1F600 */
-	put16(f->hdr + 2228, 0xde00);
+	pc_put_le(f->hdr + 2226, 0xd83d, 2); /* U+1F600 */
+	pc_put_le(f->hdr + 2228, 0xde00, 2);
 	put_utf16(f->hdr + 2230, "!");
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.machine_name", "PC-\xf0\x9f\x98\x80!");
@@ -427,7 +415,7 @@ static void test_lone_low_surrogate(void **state)
 	struct fixture *f = *state;
 
 	put_utf16(f->hdr + 2220, "abc");
-	put16(f->hdr + 2226, 0xdc00);
+	pc_put_le(f->hdr + 2226, 0xdc00, 2);
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 2226, "bad UTF-16 in machine_name (the field at 0x8ac): unpaired "
 			"low surrogate 0xdc00 at character 3 (expected UTF-16LE text)");
@@ -438,7 +426,7 @@ static void test_high_surrogate_without_low(void **state)
 	struct fixture *f = *state;
 
 	put_utf16(f->hdr + 18696, "C:\\x");
-	put16(f->hdr + 18704, 0xd800);
+	pc_put_le(f->hdr + 18704, 0xd800, 2);
 	put_utf16(f->hdr + 18706, "y");
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 18704, "bad UTF-16 in kernel_etl_path (the field at 0x4908): "
@@ -449,7 +437,7 @@ static void test_high_surrogate_before_nul(void **state)
 {
 	struct fixture *f = *state;
 
-	put16(f->hdr + 19216, 0xdbff);
+	pc_put_le(f->hdr + 19216, 0xdbff, 2);
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 19216, "bad UTF-16 in app_etl_path (the field at 0x4b10): "
 			"unpaired high surrogate 0xdbff at character 0");
@@ -460,8 +448,8 @@ static void test_high_surrogate_last_of_field(void **state)
 	struct fixture *f = *state;
 
 	for (uint32_t i = 0; i < 259; i++)
-		put16(f->hdr + 19216 + 2 * i, 'a');
-	put16(f->hdr + 19216 + 518, 0xd800);
+		pc_put_le(f->hdr + 19216 + 2 * i, 'a', 2);
+	pc_put_le(f->hdr + 19216 + 518, 0xd800, 2);
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 19216 + 518, "bad UTF-16 in app_etl_path (the field at 0x4b10): "
 			"unpaired high surrogate 0xd800 at character 259");
@@ -473,7 +461,7 @@ static void test_full_field_without_nul(void **state)
 	char expected[17];
 
 	for (uint32_t i = 0; i < 16; i++)
-		put16(f->hdr + 2220 + 2 * i, 'A' + i);
+		pc_put_le(f->hdr + 2220 + 2 * i, 'A' + i, 2);
 	for (int i = 0; i < 16; i++)
 		expected[i] = (char)('A' + i);
 	expected[16] = '\0';
@@ -486,10 +474,10 @@ static void test_bad_utf16_counter_name(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 524, 2);
+	pc_put_le(f->hdr + 524, 2, 4);
 	put_utf16(f->hdr + 544, "Cycles");
 	put_utf16(f->hdr + 624, "Mi");
-	put16(f->hdr + 628, 0xdfff);
+	pc_put_le(f->hdr + 628, 0xdfff, 2);
 	assert_int_equal(read_header(f), -1);
 	assert_error_at(f, 628, "bad UTF-16 in counter_name[1] (the field at 0x270): unpaired "
 			"low surrogate 0xdfff at character 2");
@@ -500,10 +488,10 @@ static void test_counter_names_past_the_count_ignored(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 524, 1);
+	pc_put_le(f->hdr + 524, 1, 4);
 	put_utf16(f->hdr + 544, "Cycles");
-	put16(f->hdr + 624, 'x');
-	put16(f->hdr + 626, 0xdc00);
+	pc_put_le(f->hdr + 624, 'x', 2);
+	pc_put_le(f->hdr + 626, 0xdc00, 2);
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.counter_name[0]", "Cycles");
 	assert_null(fact(f->m, "vsp.counter_name[1]"));
@@ -517,7 +505,7 @@ static void test_counter_name_encodings(void **state)
 	int rc;
 	char *text;
 
-	put32(f->hdr + 524, 4);
+	pc_put_le(f->hdr + 524, 4, 4);
 	put_utf16(f->hdr + 544, "Instructions Retired");
 	memcpy(f->hdr + 624, "L2 Misses", 9);            /* 8-bit */
 	memcpy(f->hdr + 704, "Caf\xe9", 4);              /* 8-bit, not UTF-8 */
@@ -540,7 +528,7 @@ static void test_too_many_counters(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 524, 25);
+	pc_put_le(f->hdr + 524, 25, 4);
 	for (uint32_t i = 0; i < 20; i++) {
 		char name[16];
 
@@ -562,7 +550,7 @@ static void test_too_many_counters_strict(void **state)
 	struct fixture *f = *state;
 
 	f->ctx.opt.strict = true;
-	put32(f->hdr + 524, 21);
+	pc_put_le(f->hdr + 524, 21, 4);
 	assert_int_equal(read_header(f), -1);
 	assert_non_null(strstr(f->ctx.err.message, "number_of_counters is 21"));
 }
@@ -586,7 +574,7 @@ static void test_version_string_fills_field(void **state)
 	memset(f->hdr + 20, 'v', 64);
 	memset(expected, 'v', 64);
 	expected[64] = '\0';
-	put32(f->hdr + 84, 7); /* file_version_minor follows: not part of it */
+	pc_put_le(f->hdr + 84, 7, 4); /* file_version_minor follows: not part of it */
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.version_string", expected);
 	assert_fact(f->m, "vsp.file_version_minor", "7");
@@ -596,10 +584,10 @@ static void test_utf16_control_characters_escaped(void **state)
 {
 	struct fixture *f = *state;
 
-	put16(f->hdr + 2220, 'a');
-	put16(f->hdr + 2222, 0x0009);
-	put16(f->hdr + 2224, 0x0085); /* NEL, a C1 control */
-	put16(f->hdr + 2226, 0x00e9);
+	pc_put_le(f->hdr + 2220, 'a', 2);
+	pc_put_le(f->hdr + 2222, 0x0009, 2);
+	pc_put_le(f->hdr + 2224, 0x0085, 2); /* NEL, a C1 control */
+	pc_put_le(f->hdr + 2226, 0x00e9, 2);
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.machine_name", "a\\x09\\xc2\\x85\xc3\xa9");
 }
@@ -697,7 +685,7 @@ static void test_flags(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 156, 0xffffffff);
+	pc_put_le(f->hdr + 156, 0xffffffff, 4);
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.flags", "0xffffffff (allocation, 64-bit, lifetime, managed, "
 		    "unsupported CLR, DHP happened, TIP, JScript, UMS app terminated, "
@@ -717,13 +705,13 @@ static void test_unknown_enums(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 164, 3);
-	put32(f->hdr + 168, 2);
-	put32(f->hdr + 172, 1000);
-	put32(f->hdr + 180, 7);
-	put32(f->hdr + 2256, 0);
-	put32(f->hdr + 2260, 7);
-	put32(f->hdr + 2276, 4);
+	pc_put_le(f->hdr + 164, 3, 4);
+	pc_put_le(f->hdr + 168, 2, 4);
+	pc_put_le(f->hdr + 172, 1000, 4);
+	pc_put_le(f->hdr + 180, 7, 4);
+	pc_put_le(f->hdr + 2256, 0, 4);
+	pc_put_le(f->hdr + 2260, 7, 4);
+	pc_put_le(f->hdr + 2276, 4, 4);
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.collection_type", "3 (unknown)");
 	assert_fact(f->m, "vsp.sampling_type", "2 (unknown)");
@@ -752,9 +740,9 @@ static void test_period_per_sampling_type(void **state)
 		pc_model_free(f->m);
 		f->m = pc_model_new();
 		seed_sample(f->m);
-		put32(f->hdr + 164, 4);
-		put32(f->hdr + 168, kinds[i].type);
-		put32(f->hdr + 172, 1000 + (uint32_t)i);
+		pc_put_le(f->hdr + 164, 4, 4);
+		pc_put_le(f->hdr + 168, kinds[i].type, 4);
+		pc_put_le(f->hdr + 172, 1000 + (uint32_t)i, 4);
 		assert_int_equal(read_header(f), 0);
 		assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->type), kinds[i].name);
 		assert_string_equal(pc_str(f->m, pc_model_period_type(f->m)->unit), "count");
@@ -766,7 +754,7 @@ static void test_no_period_without_interval(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 168, 1);
+	pc_put_le(f->hdr + 168, 1, 4);
 	assert_int_equal(read_header(f), 0);
 	assert_int_equal(pc_model_period(f->m), 0);
 	assert_int_equal(pc_model_period_type(f->m)->type, 0);
@@ -778,8 +766,8 @@ static void test_earlier_period_kept(void **state)
 
 	pc_model_set_period(f->m, pc_model_intern_cstr(f->m, "cpu"),
 			    pc_model_intern_cstr(f->m, "nanoseconds"), 1000);
-	put32(f->hdr + 168, 1);
-	put32(f->hdr + 172, 5000);
+	pc_put_le(f->hdr + 168, 1, 4);
+	pc_put_le(f->hdr + 172, 5000, 4);
 	assert_int_equal(read_header(f), 0);
 	assert_int_equal(pc_model_period(f->m), 1000);
 	assert_int_equal(f->ctx.nwarnings, 1);
@@ -791,10 +779,10 @@ static void test_cpu_info_extended_family(void **state)
 {
 	struct fixture *f = *state;
 
-	put32(f->hdr + 2264, 0x00a20f12); /* AMD Zen 3: family 0x19, model 0x21 */
-	put32(f->hdr + 2276, 6);
-	put32(f->hdr + 2280, 1);
-	put32(f->hdr + 2284, 7601);
+	pc_put_le(f->hdr + 2264, 0x00a20f12, 4); /* AMD Zen 3: family 0x19, model 0x21 */
+	pc_put_le(f->hdr + 2276, 6, 4);
+	pc_put_le(f->hdr + 2280, 1, 4);
+	pc_put_le(f->hdr + 2284, 7601, 4);
 	assert_int_equal(read_header(f), 0);
 	assert_fact(f->m, "vsp.cpu_info", "0x00a20f12 (as a CPUID signature: family 25, "
 		    "model 33, stepping 2)");
@@ -826,7 +814,7 @@ static void test_info_error_prints_nothing(void **state)
 	int rc;
 	char *text;
 
-	put16(f->hdr + 2220, 0xdc00);
+	pc_put_le(f->hdr + 2220, 0xdc00, 2);
 	text = info_text(f, f->hdr, HEADER_BYTES, "test.vsp", false, &rc);
 	assert_int_equal(rc, -1);
 	assert_string_equal(text, "");
@@ -929,7 +917,7 @@ static void test_probe(void **state)
 	assert_int_equal(pc_vsp_reader.probe(f->hdr, HEADER_BYTES), PC_PROBE_CERTAIN);
 	assert_int_equal(pc_vsp_reader.probe(f->hdr, 8), PC_PROBE_CERTAIN);
 	assert_int_equal(pc_vsp_reader.probe(f->hdr, 4), 50);
-	put32(f->hdr + 4, 100);
+	pc_put_le(f->hdr + 4, 100, 4);
 	assert_int_equal(pc_vsp_reader.probe(f->hdr, 8), 50);
 	memcpy(f->hdr, "\x45\x4c\x50\x4d", 4);
 	assert_int_equal(pc_vsp_reader.probe(f->hdr, 8), 50);

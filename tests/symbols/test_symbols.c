@@ -132,18 +132,6 @@ static void test_kallsyms_lines(void **state)
 
 /* ---- PE images ---- */
 
-static void put16(uint8_t *p, unsigned v)
-{
-	p[0] = (uint8_t)v;
-	p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-	put16(p, v & 0xffff);
-	put16(p + 2, v >> 16);
-}
-
 /*
  * A PE32+ image: headers at 0, one section .rdata at RVA 0x1000 / file
  * 0x200 holding a debug directory entry and its RSDS record.
@@ -155,31 +143,30 @@ static size_t build_pe(uint8_t *b, size_t size, bool codeview)
 	memset(b, 0, size);
 	b[0] = 'M';
 	b[1] = 'Z';
-	put32(b + 0x3c, 0x80);
+	pc_put_le(b + 0x3c, 0x80, 4);
 	memcpy(b + 0x80, "PE\0\0", 4);
-	put16(b + 0x80 + 6, 1);     /* sections */
-	put16(b + 0x80 + 20, 240);  /* optional header size */
-	put16(opt, 0x20b);
-	put32(opt + 24, 0x40000000);
-	put32(opt + 28, 0x1);       /* ImageBase 0x140000000 */
-	put32(opt + 56, 0x3000);    /* SizeOfImage */
-	put32(opt + 108, 16);       /* data directories */
-	put32(opt + 112 + 6 * 8, 0x1000);
-	put32(opt + 112 + 6 * 8 + 4, 28);
+	pc_put_le(b + 0x80 + 6, 1, 2);     /* sections */
+	pc_put_le(b + 0x80 + 20, 240, 2);  /* optional header size */
+	pc_put_le(opt, 0x20b, 2);
+	pc_put_le(opt + 24, 0x140000000, 8); /* ImageBase */
+	pc_put_le(opt + 56, 0x3000, 4);    /* SizeOfImage */
+	pc_put_le(opt + 108, 16, 4);       /* data directories */
+	pc_put_le(opt + 112 + 6 * 8, 0x1000, 4);
+	pc_put_le(opt + 112 + 6 * 8 + 4, 28, 4);
 	sec = opt + 240;
 	memcpy(sec, ".rdata", 6);
-	put32(sec + 8, 0x100);
-	put32(sec + 12, 0x1000);
-	put32(sec + 16, 0x100);
-	put32(sec + 20, 0x200);
+	pc_put_le(sec + 8, 0x100, 4);
+	pc_put_le(sec + 12, 0x1000, 4);
+	pc_put_le(sec + 16, 0x100, 4);
+	pc_put_le(sec + 20, 0x200, 4);
 	entry = b + 0x200;
-	put32(entry + 12, codeview ? 2 : 13);
-	put32(entry + 24, 0x240);
+	pc_put_le(entry + 12, codeview ? 2 : 13, 4);
+	pc_put_le(entry + 24, 0x240, 4);
 	rsds = b + 0x240;
 	memcpy(rsds, "RSDS", 4);
 	for (int i = 0; i < 16; i++)
 		rsds[4 + i] = (uint8_t)(0xa0 + i);
-	put32(rsds + 20, 7);
+	pc_put_le(rsds + 20, 7, 4);
 	memcpy(rsds + 24, "app.pdb", 8);
 	return 0x300;
 }
