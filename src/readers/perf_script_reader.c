@@ -126,22 +126,12 @@ static void *scratch(struct ps_reader *r, size_t size)
 
 static int add_event_columns(struct ps_reader *r, const char *name, size_t len, int *index)
 {
-	char *type = scratch(r, 2 * len + sizeof("_sample") + 1);
-	char *event = type + len + sizeof("_sample"); /* NAME, after NAME_sample */
-	struct ps_event ev = { 0 };
+	struct perf_event_columns ev;
 
 	if (r->nevents == MAX_EVENTS)
 		return ps_fail_at(r, 0, "more than %d events in one profile", MAX_EVENTS);
-	memcpy(event, name, len);
-	event[len] = '\0';
-	memcpy(type, name, len);
-	memcpy(type + len, "_sample", sizeof("_sample"));
-	ev.col_sample = pc_model_add_event_column(r->m, type, "count", event, PC_ROLE_SAMPLES);
-	memcpy(type + len, "_event", sizeof("_event"));
-	ev.col_event = pc_model_add_event_column(r->m, type, "count", event, PC_ROLE_WEIGHT);
-	if (ev.col_sample < 0 || ev.col_event < 0)
+	if (perf_event_columns_add(r->m, name, len, &ev))
 		return ps_fail_at(r, 0, "more than %d value columns in one profile", PC_MAX_COLUMNS);
-	ev.name = pc_model_intern(r->m, name, len);
 	pc_grow(&r->events, &r->events_cap, r->nevents + 1, sizeof(*r->events));
 	r->events[r->nevents] = ev;
 	*index = (int)r->nevents++;
@@ -494,22 +484,6 @@ static uint64_t add_capped(uint64_t a, uint64_t b)
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-/* Notes the period of the sample (weight value, repeat times) for its event. */
-static void note_period(struct ps_event *ev, const struct ps_sample *c, uint64_t value)
-{
-	ev->samples = add_capped(ev->samples, c->repeat);
-	ev->weight = add_capped(ev->weight, value * c->repeat);
-	if (!c->has_period) {
-		ev->missing_period = true;
-		return;
-	}
-	if (ev->any_period && c->period != ev->first_period)
-		ev->periods_vary = true;
-	if (!ev->any_period)
-		ev->first_period = c->period;
-	ev->any_period = true;
-}
-
 /* Counts the samples of each stack, for warn_unmapped at the end. */
 static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 {
@@ -530,7 +504,7 @@ int ps_emit_sample(struct ps_reader *r)
 {
 	struct ps_sample *c = &r->cur;
 	struct pc_sample sample = { .labels = c->labels };
-	struct ps_event *ev;
+	struct perf_event_columns *ev;
 	uint64_t value = c->has_period ? c->period : 1;
 
 	r->state = ST_IDLE;
@@ -552,7 +526,7 @@ int ps_emit_sample(struct ps_reader *r)
 	    pc_model_add_sample(r->m, &sample, (size_t)ev->col_event, value * c->repeat))
 		return pc_fail_line(&r->ctx->err, PS_FORMAT, c->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
-	note_period(ev, c, value);
+	perf_event_note(ev, c->has_period, c->period, c->repeat, value);
 	count_stack(r, sample.stack, c->repeat);
 	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, ev->col_event);
@@ -773,46 +747,6 @@ void ps_comment_line(struct ps_reader *r)
 
 /* ---- the end of the input ---- */
 
-/* The period of an event: the one printed when all agree, else the rounded mean. */
-static int64_t event_period(const struct ps_event *ev)
-{
-	uint64_t mean, rest;
-
-	if (!ev->periods_vary && !ev->missing_period)
-		return ev->first_period > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)ev->first_period;
-	mean = ev->weight / ev->samples;
-	rest = ev->weight % ev->samples;
-	if (rest >= ev->samples - rest)
-		mean++;
-	return mean > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)mean;
-}
-
-/*
- * The weight column of one of perf's clocks (cpu-clock, task-clock, whose
- * periods are nanoseconds) is in nanoseconds when every sample printed its
- * period; the model's period is that of the default column's event
- * (unless an input read before set one).
- */
-static void set_units_and_period(struct ps_reader *r)
-{
-	int def = pc_model_default_column(r->m);
-	const struct pc_value_type *known = pc_model_period_type(r->m);
-
-	for (size_t i = 0; i < r->nevents; i++) {
-		const struct ps_event *ev = &r->events[i];
-		const struct pc_column *column;
-
-		if (ev->any_period && !ev->missing_period &&
-		    pc_event_is_clock(pc_str(r->m, ev->name), pc_str_len(r->m, ev->name)))
-			pc_model_set_column_unit(r->m, (size_t)ev->col_event, "nanoseconds");
-		if (ev->col_event != def || !ev->any_period || !ev->samples || known->type ||
-		    known->unit || pc_model_period(r->m))
-			continue;
-		column = pc_model_column(r->m, (size_t)def);
-		pc_model_set_period(r->m, column->type, column->unit, event_period(ev));
-	}
-}
-
 /* Whether the frame is a runtime address in a file that no mmap record placed. */
 static bool unmapped_runtime_frame(const struct pc_model *m, const struct pc_frame *frame)
 {
@@ -884,7 +818,7 @@ int ps_finish_profile(struct ps_reader *r)
 {
 	if (make_declared_events(r) || warn_unmapped(r))
 		return -1;
-	set_units_and_period(r);
+	perf_events_finish(r->m, r->events, r->nevents);
 	pc_model_add_source(r->m, PS_FORMAT);
 	if (r->any_time && r->last_time > r->first_time && !pc_model_duration_nanos(r->m) &&
 	    r->last_time - r->first_time <= (uint64_t)INT64_MAX)

@@ -13,6 +13,7 @@
 #define PC_PERF_SCRIPT_READER_H
 
 #include "model/format.h"
+#include "readers/perf_events.h"
 #include "readers/perf_script_grammar.h"
 #include "readers/perf_script_tables.h"
 
@@ -25,16 +26,6 @@ enum ps_cache_kind {
 	PS_CACHE_BRANCH_END = 1,
 };
 
-struct ps_event {
-	pc_str_id name;
-	int col_sample, col_event;
-	/* its samples and their periods, for the model's unit and period */
-	uint64_t samples, weight;  /* both capped at UINT64_MAX */
-	uint64_t first_period;
-	bool any_period;           /* some sample printed its period */
-	bool missing_period;       /* some sample printed none */
-	bool periods_vary;         /* two printed periods differ */
-};
 
 /* An executable mapping from an MMAP record. */
 struct ps_range {
@@ -113,7 +104,7 @@ struct ps_reader {
 	int64_t learnt_pid, learnt_tid;
 	uint32_t gen;             /* bumped by each mapping: older cache entries go stale */
 
-	struct ps_event *events;
+	struct perf_event_columns *events;
 	size_t nevents, events_cap;
 	int last_event;
 	pc_str_id *declared;      /* "# event :" names, in order */
