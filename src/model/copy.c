@@ -119,6 +119,8 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
 						      : pc_model_time_nanos(src),
 			  pc_model_duration_nanos(dst) ? pc_model_duration_nanos(dst)
 						       : pc_model_duration_nanos(src));
+	if (pc_model_wants_names(src))
+		pc_model_want_names(dst);
 	if (!pc_model_period_type(dst)->type && !pc_model_period_type(dst)->unit)
 		pc_model_set_period(dst, pc_model_copy_str(copy, pc_model_period_type(src)->type),
 				    pc_model_copy_str(copy, pc_model_period_type(src)->unit),

@@ -83,6 +83,7 @@ struct pc_model {
 	int64_t time_nanos, duration_nanos; /* 0 = unknown */
 	struct pc_value_type period_type;
 	int64_t period;
+	bool wants_names; /* its frames are addresses to name from their binaries */
 
 	bool finalized;
 };
@@ -1160,6 +1161,16 @@ int64_t pc_model_duration_nanos(const struct pc_model *m)
 const struct pc_value_type *pc_model_period_type(const struct pc_model *m)
 {
 	return &m->period_type;}
+
+void pc_model_want_names(struct pc_model *m)
+{
+	m->wants_names = true;
+}
+
+bool pc_model_wants_names(const struct pc_model *m)
+{
+	return m->wants_names;
+}
 
 void pc_model_set_time(struct pc_model *m, int64_t time_nanos,
 				     int64_t duration_nanos)

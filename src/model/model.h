@@ -307,6 +307,13 @@ const struct pc_value_type *pc_model_period_type(const struct pc_model *m);
 int64_t pc_model_period(const struct pc_model *m);
 
 /* --- more of the builder: metadata setters --- */
+/*
+ * The input's frames are addresses in binaries that the symbolizer should
+ * name by default, from the files at their recorded paths (perf.data, as
+ * perf script does), not only when --symbols asks.
+ */
+void pc_model_want_names(struct pc_model *m);
+bool pc_model_wants_names(const struct pc_model *m);
 void pc_model_set_time(struct pc_model *m, int64_t time_nanos,
 				     int64_t duration_nanos);
 

@@ -199,7 +199,7 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	pc_model_finalize(p->model);
 	pc_release_free_memory(); /* finalize's sorting space, before a writer's */
 	p->finalize_seconds += seconds_now() - end;
-	if (pc_symbolize_wanted(&ctx)) {
+	if (pc_symbolize_wanted(&ctx) || pc_model_wants_names(p->model)) {
 		pc_ctx_clear_warnings(&ctx); /* the read's are in p->log */
 		start = seconds_now();
 		status = pc_symbolize(&ctx, &p->model);

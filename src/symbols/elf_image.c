@@ -212,6 +212,64 @@ void pc_elf_image_symbols(const struct pc_elf_image *img, struct pc_symtab *t)
 	}
 }
 
+static Elf_Scn *section_named(Elf *elf, const char *name, GElf_Shdr *shdr)
+{
+	size_t strndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(elf, &strndx))
+		return NULL;
+	while ((scn = elf_nextscn(elf, scn))) {
+		const char *n;
+
+		if (gelf_getshdr(scn, shdr) && (n = elf_strptr(elf, strndx, shdr->sh_name)) &&
+		    !strcmp(n, name))
+			return scn;
+	}
+	return NULL;
+}
+
+/* The NAME of a .rela.plt entry's symbol, "" for none (an IRELATIVE), into buf as NAME@plt. */
+static void plt_name(Elf *elf, Elf_Data *dynsyms, size_t dynstr, size_t sym, char *buf,
+		     size_t size)
+{
+	GElf_Sym s;
+	const char *name = NULL;
+
+	if (sym && dynsyms && gelf_getsym(dynsyms, (int)sym, &s))
+		name = elf_strptr(elf, dynstr, s.st_name);
+	snprintf(buf, size, "%s@plt", name ? name : "");
+}
+
+void pc_elf_image_plt_symbols(const struct pc_elf_image *img, struct pc_symtab *t)
+{
+	GElf_Shdr plt, rela, dyn;
+	Elf_Scn *plt_scn = section_named(img->elf, ".plt", &plt);
+	Elf_Scn *rela_scn = section_named(img->elf, ".rela.plt", &rela);
+	Elf_Scn *dyn_scn;
+	Elf_Data *relas, *dynsyms;
+	uint64_t entry;
+	char name[512];
+
+	if (!plt_scn || !rela_scn || rela.sh_type != SHT_RELA || !rela.sh_entsize)
+		return;
+	dyn_scn = elf_getscn(img->elf, rela.sh_link);
+	if (!dyn_scn || !gelf_getshdr(dyn_scn, &dyn))
+		return;
+	relas = elf_getdata(rela_scn, NULL);
+	dynsyms = elf_getdata(dyn_scn, NULL);
+	entry = plt.sh_entsize ? plt.sh_entsize : 16;
+	for (size_t i = 0; relas && i < rela.sh_size / rela.sh_entsize; i++) {
+		GElf_Rela r;
+		uint64_t start = plt.sh_addr + entry * (i + 1); /* after the header entry */
+
+		if (!gelf_getrela(relas, (int)i, &r) || start + entry > plt.sh_addr + plt.sh_size)
+			break;
+		plt_name(img->elf, dynsyms, dyn.sh_link, GELF_R_SYM(r.r_info), name, sizeof(name));
+		pc_symtab_add(t, start, entry, name, strlen(name), PC_SYMBOL_GLOBAL);
+	}
+}
+
 bool pc_file_crc32(const char *path, uint32_t *crc)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);

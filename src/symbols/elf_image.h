@@ -41,6 +41,13 @@ bool pc_elf_image_vaddr(const struct pc_elf_image *img, uint64_t offset, uint64_
  */
 void pc_elf_image_symbols(const struct pc_elf_image *img, struct pc_symtab *t);
 
+/*
+ * Adds NAME@plt for each entry of .plt, in the order of .rela.plt (an
+ * entry of 16 bytes, or .plt's sh_entsize, after one for the header;
+ * "@plt" for an IRELATIVE without a symbol), as perf 6.1 synthesizes them.
+ */
+void pc_elf_image_plt_symbols(const struct pc_elf_image *img, struct pc_symtab *t);
+
 /* The CRC-32 of the file at path, as .gnu_debuglink records it; false if unreadable. */
 bool pc_file_crc32(const char *path, uint32_t *crc);
 

@@ -14,6 +14,7 @@
 #include <demangle.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define SYMBOLS "symbols"
 #define PE_FIRST_SECTION 0x1000u /* an RVA below lies in the headers */
@@ -44,9 +45,14 @@ struct symbolizer {
 	struct pc_ctx *ctx;
 	const struct pc_model *m;
 	char *dirs_text;
+	char *cache_dir;             /* perf's build-id cache, when from_paths */
+	char *vdso_copy;             /* this process's [vdso], copied to a file, once made */
+	bool vdso_tried;
 	char **dirs;
 	size_t ndirs;
 	bool inlines, demangle;
+	bool from_paths;             /* the model asks for names: binaries at their own paths too */
+	char *kallsyms_path;         /* the kallsyms file read, once tried */
 	struct source *sources;      /* per module id */
 	struct pc_symtab kallsyms;
 	bool kallsyms_loaded;
@@ -86,6 +92,15 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
+static char *copy_text(const char *text)
+{
+	size_t len = strlen(text) + 1;
+	char *copy = pc_xmalloc(len);
+
+	memcpy(copy, text, len);
+	return copy;
+}
+
 static char *join(const char *dir, const char *rest)
 {
 	size_t len = strlen(dir) + strlen(rest) + 2;
@@ -117,6 +132,45 @@ static void split_dirs(struct symbolizer *s, const char *text)
 	}
 }
 
+/*
+ * A copy of this process's [vdso] in a temporary file, for a profile's
+ * [vdso] that perf's cache does not hold (pipe mode and -z record no build
+ * ids): perf script reads its own vdso the same way (util/vdso.c). Removed
+ * when the symbolizer is done.
+ */
+static const char *own_vdso(struct symbolizer *s)
+{
+	unsigned long long start, end;
+	char line[512], path[] = "/tmp/profconv-vdso-XXXXXX";
+	FILE *maps;
+	int fd;
+
+	if (s->vdso_tried)
+		return s->vdso_copy;
+	s->vdso_tried = true;
+	maps = fopen("/proc/self/maps", "r");
+	if (!maps)
+		return NULL;
+	while (fgets(line, sizeof(line), maps))
+		if (strstr(line, "[vdso]") && sscanf(line, "%llx-%llx", &start, &end) == 2)
+			break;
+	if (ferror(maps) || feof(maps) || end <= start || end - start > (64u << 10)) {
+		fclose(maps);
+		return NULL;
+	}
+	fclose(maps);
+	fd = mkstemp(path);
+	if (fd < 0)
+		return NULL;
+	if (write(fd, (const void *)(uintptr_t)start, (size_t)(end - start)) ==
+	    (ssize_t)(end - start))
+		s->vdso_copy = copy_text(path);
+	else
+		unlink(path);
+	close(fd);
+	return s->vdso_copy;
+}
+
 #define MAX_CANDIDATES 64
 
 /* Paths llvm-symbolizer's query lines cannot carry (a newline, a quote) are not tried. */
@@ -128,13 +182,21 @@ static void add_candidate(char **paths, size_t *n, char *path)
 		free(path);
 }
 
-static char *copy_text(const char *text)
-{
-	size_t len = strlen(text) + 1;
-	char *copy = pc_xmalloc(len);
 
-	memcpy(copy, text, len);
-	return copy;
+/* perf's build-id cache ($PERF_BUILDID_DIR, else ~/.debug), searched after the --symbols directories. */
+static void add_perf_cache(struct symbolizer *s)
+{
+	const char *dir = getenv("PERF_BUILDID_DIR"), *home = getenv("HOME");
+	size_t cap = s->ndirs;
+
+	if (dir && *dir)
+		s->cache_dir = copy_text(dir);
+	else if (home && *home)
+		s->cache_dir = join(home, ".debug");
+	if (!s->cache_dir)
+		return;
+	pc_grow(&s->dirs, &cap, s->ndirs + 1, sizeof(*s->dirs));
+	s->dirs[s->ndirs++] = s->cache_dir;
 }
 
 /*
@@ -144,7 +206,7 @@ static char *copy_text(const char *text)
  * path. (Separate debug files, /usr/lib/debug/.build-id/xx/rest.debug,
  * hold no code to place addresses by: debug_file_symbols reads them.)
  */
-static size_t candidates(const struct symbolizer *s, const char *name, const char *build_id,
+static size_t candidates(struct symbolizer *s, const char *name, const char *build_id,
 			 char **paths)
 {
 	bool by_id = strlen(build_id) >= 3;
@@ -157,6 +219,8 @@ static size_t candidates(const struct symbolizer *s, const char *name, const cha
 			add_candidate(paths, &n, join(s->dirs[d], rest));
 			snprintf(rest, sizeof(rest), ".build-id/%.2s/%s/elf", build_id, build_id + 2);
 			add_candidate(paths, &n, join(s->dirs[d], rest));
+			snprintf(rest, sizeof(rest), ".build-id/%.2s/%s/vdso", build_id, build_id + 2);
+			add_candidate(paths, &n, join(s->dirs[d], rest));
 		}
 		if (*name == '/')
 			add_candidate(paths, &n, join(s->dirs[d], name));
@@ -164,6 +228,8 @@ static size_t candidates(const struct symbolizer *s, const char *name, const cha
 	}
 	if (*name == '/')
 		add_candidate(paths, &n, copy_text(name));
+	if (!strcmp(name, "[vdso]") && s->from_paths && own_vdso(s))
+		add_candidate(paths, &n, copy_text(s->vdso_copy));
 	return n;
 }
 
@@ -360,6 +426,7 @@ static int elf_source(struct symbolizer *s, const struct pc_module *module, stru
 	if (src->elf.has_symtab || (!debug_file_symbols(s, &src->elf, src->symtab) &&
 				    !debuglink_symbols(&src->elf, src->path, src->symtab)))
 		pc_elf_image_symbols(&src->elf, src->symtab);
+	pc_elf_image_plt_symbols(&src->elf, src->symtab); /* the runtime file's, as perf's */
 	return 0;
 }
 
@@ -397,24 +464,88 @@ static bool all_at_zero(const struct pc_symtab *t)
 	return true;
 }
 
-static int kernel_source(struct symbolizer *s, struct source *src)
+/* The build id of the running kernel (its ELF notes), or "" */
+static void running_kernel_build_id(char *hex, size_t size)
 {
-	const char *path = pc_option_text(s->ctx, "kallsyms");
+	uint8_t notes[4096];
+	FILE *f = fopen("/sys/kernel/notes", "rb");
+	size_t len = f ? fread(notes, 1, sizeof(notes), f) : 0, at = 0;
 
-	if (!path)
-		return 0;
-	if (!s->kallsyms_loaded) {
-		s->kallsyms_loaded = true;
-		if (table_source(s, path, true, &s->kallsyms))
-			return -1;
-		if (s->kallsyms.count && all_at_zero(&s->kallsyms)) {
-			pc_symtab_release(&s->kallsyms);
-			pc_symtab_init(&s->kallsyms);
-			if (pc_warn(s->ctx, SYMBOLS, "%s: every address is 0 (kernel.kptr_restrict): "
-				    "kernel frames stay unnamed", path))
-				return -1;
+	*hex = '\0';
+	if (f)
+		fclose(f);
+	while (len - at >= 12) {
+		uint32_t namesz = pc_le32(notes + at), descsz = pc_le32(notes + at + 4);
+		size_t name_at = at + 12, desc_at = name_at + ((namesz + 3u) & ~3u);
+
+		if (namesz > len || descsz > len || desc_at + descsz > len)
+			return;
+		if (pc_le32(notes + at + 8) == 3 && namesz == 4 && !memcmp(notes + name_at, "GNU", 4)) {
+			for (uint32_t i = 0; i < descsz && 2 * i + 3 <= size; i++)
+				snprintf(hex + 2 * i, 3, "%02x", notes[desc_at + i]);
+			return;
 		}
+		at = desc_at + ((descsz + 3u) & ~3u);
 	}
+}
+
+/*
+ * The kallsyms of the recorded kernel when --kallsyms names none and the
+ * model asks for names: perf's copy in its build-id cache
+ * (DIR/[kernel.kallsyms]/BUILD-ID/kallsyms), else /proc/kallsyms when the
+ * running kernel is the recorded one (or the profile has no build id).
+ */
+static char *default_kallsyms(struct symbolizer *s, const char *build_id)
+{
+	char rest[200], running[80];
+
+	for (size_t d = 0; *build_id && d < s->ndirs; d++) {
+		char *path;
+
+		snprintf(rest, sizeof(rest), "[kernel.kallsyms]/%s/kallsyms", build_id);
+		path = join(s->dirs[d], rest);
+		if (is_file(path))
+			return path;
+		free(path);
+	}
+	running_kernel_build_id(running, sizeof(running));
+	if (!*build_id || !strcmp(build_id, running))
+		return copy_text("/proc/kallsyms");
+	pc_warn(s->ctx, SYMBOLS, "the kernel recorded (build id %s) is not the running one "
+		"(%s) and perf's cache has no kallsyms of it: kernel frames stay unnamed "
+		"(give --kallsyms)", build_id, *running ? running : "unknown");
+	return NULL;
+}
+
+static int load_kallsyms(struct symbolizer *s, const struct pc_module *module)
+{
+	const char *option = pc_option_text(s->ctx, "kallsyms");
+	const char *path;
+
+	s->kallsyms_loaded = true;
+	if (option)
+		s->kallsyms_path = copy_text(option);
+	else if (s->from_paths)
+		s->kallsyms_path = default_kallsyms(s, pc_str(s->m, module->build_id));
+	path = s->kallsyms_path;
+	if (!path)
+		return s->ctx->err.status ? -1 : 0;
+	if (table_source(s, path, true, &s->kallsyms))
+		return -1;
+	if (s->kallsyms.count && all_at_zero(&s->kallsyms)) {
+		pc_symtab_release(&s->kallsyms);
+		pc_symtab_init(&s->kallsyms);
+		if (pc_warn(s->ctx, SYMBOLS, "%s: every address is 0 (kernel.kptr_restrict): "
+			    "kernel frames stay unnamed", path))
+			return -1;
+	}
+	return 0;
+}
+
+static int kernel_source(struct symbolizer *s, const struct pc_module *module, struct source *src)
+{
+	if (!s->kallsyms_loaded && load_kallsyms(s, module))
+		return -1;
 	if (!s->kallsyms.count)
 		return 0;
 	src->kind = SOURCE_SYMTAB;
@@ -462,15 +593,15 @@ static int resolve_source(struct symbolizer *s, uint32_t id, struct source **out
 		return 0;
 	src->resolved = true;
 	if (is_kernel(name))
-		ret = kernel_source(s, src);
-	else if (!s->ndirs)
+		ret = kernel_source(s, module, src);
+	else if (!s->ndirs && !s->from_paths)
 		ret = 0;
 	else if (module->has_pdb)
 		ret = pe_source(s, module, src);
 	else if (is_perf_map(name))
 		ret = map_source(s, name, src);
-	else if (!is_pseudo(name))
-		ret = elf_source(s, module, src);
+	else if (!is_pseudo(name) || !strcmp(name, "[vdso]"))
+		ret = elf_source(s, module, src); /* a [vdso] in perf's cache, or this process's */
 	return ret;
 }
 
@@ -542,7 +673,7 @@ static bool llvm_address(const struct source *src, const struct pc_module *modul
 
 static const char *keep_name(struct symbolizer *s, const char *name)
 {
-	char *demangled = s->demangle ? cplus_demangle(name, DMGL_PARAMS | DMGL_ANSI) : NULL;
+	char *demangled = s->demangle ? cplus_demangle(name, DMGL_NO_OPTS) : NULL;
 	const char *text = demangled ? demangled : name;
 	size_t len = strlen(text);
 	char *copy = pc_arena_alloc(&s->strings, len + 1);
@@ -713,6 +844,9 @@ static void symbolizer_init(struct symbolizer *s, struct pc_ctx *ctx, const stru
 		.demangle = !pc_option_flag(ctx, "no-demangle"),
 	};
 	split_dirs(s, pc_option_text(ctx, "symbols"));
+	s->from_paths = pc_model_wants_names(m);
+	if (s->from_paths)
+		add_perf_cache(s);
 	pc_symtab_init(&s->kallsyms);
 	pc_arena_init(&s->strings);
 	s->sources = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*s->sources));
@@ -724,6 +858,11 @@ static void symbolizer_release(struct symbolizer *s)
 		release_source(s, &s->sources[i]);
 	free(s->sources);
 	pc_symtab_release(&s->kallsyms);
+	free(s->kallsyms_path);
+	free(s->cache_dir);
+	if (s->vdso_copy)
+		unlink(s->vdso_copy);
+	free(s->vdso_copy);
 	free(s->dirs);
 	free(s->dirs_text);
 	free(s->symtab_name);
@@ -745,9 +884,10 @@ int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
 	symbolizer_init(&s, ctx, *m);
 	ret = name_frames(&s);
 	if (!ret && s.nmissing)
-		ret = pc_warn(ctx, SYMBOLS, "no usable file in %s for %zu of the binaries: %s%s",
-			      pc_option_text(ctx, "symbols"), s.nmissing, s.missing,
-			      s.nmissing > 4 ? ", ..." : "");
+		ret = pc_warn(ctx, SYMBOLS, "no usable file %s%s for %zu of the binaries: %s%s",
+			      pc_option_text(ctx, "symbols") ? "in " : "at their recorded paths",
+			      pc_option_text(ctx, "symbols") ? pc_option_text(ctx, "symbols") : "",
+			      s.nmissing, s.missing, s.nmissing > 4 ? ", ..." : "");
 	if (ret || (!s.nnamed && !completes_a_module(&s))) { /* nothing to change: no copy */
 		symbolizer_release(&s);
 		return ret ? -1 : 0;
@@ -775,7 +915,7 @@ static void describe_source(const struct symbolizer *s, const char *name,
 	if (src->path)
 		fprintf(out, "%s", src->path);
 	else if (src->symtab == &s->kallsyms)
-		fprintf(out, "%s", pc_option_text(s->ctx, "kallsyms"));
+		fprintf(out, "%s", s->kallsyms_path);
 	else if (is_kernel(name))
 		fprintf(out, "no --kallsyms file");
 	else
