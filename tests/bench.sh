@@ -70,7 +70,7 @@ measure() { # label file command...
 
 # "READ FINALIZE WRITE THREADS" seconds from a `profconv convert -v` summary.
 phase_times() {
-	sed -n 's/.*(read [0-9.]* MB in \([0-9.]*\) s\( on \([0-9]*\) threads\)*, .*; finalize \([0-9.]*\) s; write \([0-9.]*\) s).*/\1 \4 \5 \3/p'
+	sed -n 's/.*(read [0-9.]* MB in \([0-9.]*\) s\( on \([0-9]*\) threads\)*, .*; finalize \([0-9.]*\) s;\( symbolize [0-9.]* s;\)* write \([0-9.]*\) s).*/\1 \4 \6 \3/p'
 }
 
 # MB/s and peak RSS as measure does, plus the phases that `profconv convert
@@ -181,6 +181,29 @@ measure "wc -l" "$wideperf" wc -l "$wideperf"
 measure_phases "profconv perf script -> pprof (2M sym)" "$wideperf" -f perf-script \
 	-o build/bench/wideperf.pb.gz "$wideperf"
 echo "(targets: >= 100 MB/s, <= 400 MB peak RSS)"
+
+# perf.data: a capture of about 130 MB (BENCH_PERFDATA_MS of the
+# workload of samples/perf at 30 kHz, frame-pointer callchains) recorded
+# with this machine's perf, then perf script alone, perf script piped into
+# profconv, and profconv reading the perf.data itself (names included).
+# Target: the native read >= 10x the pipeline, <= 256 MB peak RSS.
+echo
+if command -v perf >/dev/null 2>&1 && perf record -q -o /dev/null true >/dev/null 2>&1; then
+	perfdata=build/bench/workload-fp.data
+	if [ ! -f "$perfdata" ] || [ tests/bench.sh -nt "$perfdata" ]; then
+		${CC:-gcc} -O1 -g -fno-omit-frame-pointer -pthread -o build/bench/workload samples/perf/workload.c
+		perf record -q -F 30000 -e cpu-clock -g -o "$perfdata" build/bench/workload \
+			"${BENCH_PERFDATA_MS:-20000}" >/dev/null 2>&1
+	fi
+	echo "profconv bench: $(basename "$perfdata"), $(wc -c < "$perfdata") bytes"
+	measure "perf script alone" "$perfdata" sh -c "perf script -i '$perfdata' >/dev/null 2>&1"
+	measure "perf script | profconv -> pprof" "$perfdata" sh -c \
+		"perf script -i '$perfdata' 2>/dev/null | '$PROFCONV' convert -q -f perf-script -o build/bench/perfdata-text.pb.gz -"
+	measure_phases "profconv perf.data -> pprof" "$perfdata" -q -o build/bench/perfdata.pb.gz "$perfdata"
+	echo "(targets: >= 10x the perf script pipeline, <= 256 MB peak RSS)"
+else
+	echo "profconv bench: perf.data skipped: perf cannot record here"
+fi
 
 # Symbolization: the same samples named by --symbols, over few and over
 # many distinct addresses (see the top of this file).

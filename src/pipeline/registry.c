@@ -3,6 +3,7 @@
 
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_reader pc_perf_script_reader;
+extern const struct pc_reader pc_perf_data_reader;
 extern const struct pc_reader pc_folded_reader;
 extern const struct pc_reader pc_sampler_reader;
 extern const struct pc_reader pc_vsperf_reader;
@@ -20,6 +21,7 @@ extern const struct pc_writer pc_llvm_unsymbolized_writer;
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
 	&pc_perf_script_reader,
+	&pc_perf_data_reader,
 	&pc_folded_reader,
 	&pc_sampler_reader,
 	&pc_vsperf_reader,
