@@ -8,8 +8,9 @@ set -eu
 # libelf (elfutils) and libiberty (binutils' cplus_demangle) serve the
 # symbolizer (--symbols): ELF symbol tables, build ids, demangling;
 # libdw (elfutils' libdwfl) unwinds perf.data's --call-graph dwarf samples
-# and libzstd decompresses perf record -z captures.
-BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev libelf-dev libdw-dev libzstd-dev libiberty-dev"
+# and libzstd decompresses perf record -z captures; binutils' addr2line
+# names their frames' inlined functions, as perf script does.
+BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev libelf-dev libdw-dev libzstd-dev libiberty-dev binutils"
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
 # sanitizers, python3 for test oracles; lld-14 and mingw-w64 gcc build the

@@ -57,6 +57,13 @@ enum pc_frame_flag {
 	 */
 	PC_FRAME_ABSOLUTE = 1u << 1,
 	PC_FRAME_INLINE = 1u << 2,      /* inlined into the next frame rootward */
+	/*
+	 * Unwound from DWARF by the reader (perf.data --call-graph dwarf):
+	 * perf script gives such frames the functions inlined there, named
+	 * from the debug information (addr2line -i), and so does the
+	 * symbolizer.
+	 */
+	PC_FRAME_UNWOUND = 1u << 3,
 };
 
 struct pc_frame {

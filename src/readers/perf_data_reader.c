@@ -445,9 +445,10 @@ static bool is_guest_mode(unsigned cpumode)
 }
 
 /* The frame of ip in space s, as perf script resolves it (util/event.c thread__find_map). */
-static uint32_t resolve_frame(struct pd_reader *r, struct space *s, unsigned cpumode, uint64_t ip)
+static uint32_t resolve_frame(struct pd_reader *r, struct space *s, unsigned cpumode, uint64_t ip,
+			      uint32_t flags)
 {
-	struct pc_frame frame = { .flags = PC_FRAME_HAS_ADDRESS, .address = ip };
+	struct pc_frame frame = { .flags = PC_FRAME_HAS_ADDRESS | flags, .address = ip };
 	struct map *map = NULL;
 
 	if (is_kernel_mode(cpumode) ||
@@ -471,9 +472,11 @@ static uint32_t resolve_frame(struct pd_reader *r, struct space *s, unsigned cpu
 	return pc_model_add_frame(r->m, &frame);
 }
 
-static uint32_t frame_for(struct pd_reader *r, struct space *s, unsigned cpumode, uint64_t ip)
+/* The frame of ip, through a small cache; flags: PC_FRAME_UNWOUND for DWARF-unwound frames. */
+static uint32_t frame_for(struct pd_reader *r, struct space *s, unsigned cpumode, uint64_t ip,
+			  uint32_t flags)
 {
-	uint64_t key = ip ^ (uint64_t)cpumode << 56;
+	uint64_t key = ip ^ (uint64_t)cpumode << 56 ^ (uint64_t)flags << 60;
 	uint32_t space = (uint32_t)s->pid;
 	struct cached_frame *slot =
 		&r->cache[(pc_hash_u64(key) ^ space) & (FRAME_CACHE_SLOTS - 1)];
@@ -486,7 +489,7 @@ static uint32_t frame_for(struct pd_reader *r, struct space *s, unsigned cpumode
 		return slot->frame;
 	*slot = (struct cached_frame){
 		.ip = key, .space = space, .generation = generation,
-		.frame = resolve_frame(r, s, cpumode, ip),
+		.frame = resolve_frame(r, s, cpumode, ip, flags),
 	};
 	return slot->frame;
 }
@@ -572,7 +575,7 @@ static size_t callchain_frames(struct pd_reader *r, struct space *sp, const stru
 			r->truncated_stacks++;
 			break;
 		}
-		r->frames[n++] = frame_for(r, sp, cpumode, ip);
+		r->frames[n++] = frame_for(r, sp, cpumode, ip, 0);
 	}
 	return n;
 }
@@ -623,7 +626,8 @@ static size_t dwarf_frames(struct pd_reader *r, struct space *sp, const struct p
 	if (!complete)
 		r->not_unwound++;
 	for (size_t i = 0; i < got; i++)
-		r->frames[n + i] = frame_for(r, sp, PERF_RECORD_MISC_USER, r->unwound[i]);
+		r->frames[n + i] = frame_for(r, sp, PERF_RECORD_MISC_USER, r->unwound[i],
+					     PC_FRAME_UNWOUND);
 	return n + got;
 }
 
@@ -693,7 +697,7 @@ static int on_sample(struct pd_reader *r, const struct pd_record *rec)
 	if (a->sample_type & PERF_SAMPLE_CALLCHAIN)
 		n = callchain_frames(r, sp, &s, &user_part);
 	else
-		n = (r->frames[0] = frame_for(r, sp, s.cpumode, s.ip), 1);
+		n = (r->frames[0] = frame_for(r, sp, s.cpumode, s.ip, 0), 1);
 	if (is_dwarf_mode(a) && !user_part)
 		n = dwarf_frames(r, sp, a, &s, n);
 	sample.labels = labels_for(r, a, &s, t);

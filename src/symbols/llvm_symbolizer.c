@@ -1,30 +1,19 @@
 /*
  * llvm_symbolizer.c - llvm-symbolizer as a subprocess (llvm_symbolizer.h).
  *
- * Queries go out as `"PATH" 0xADDRESS` lines (on a socket: a child that
- * dies gives EPIPE, not SIGPIPE) while the answers are read, through
- * poll(), so neither side blocks on a full buffer. The JSON of an
+ * Queries go out as `"PATH" 0xADDRESS` lines to it, run as a filter
+ * (subprocess.h), one JSON answer per line comes back. The JSON of an
  * answer is read by a small parser that takes the "Symbol" array's
  * FunctionName, FileName and Line and skips every other value.
  */
 #include "symbols/llvm_symbolizer.h"
+#include "symbols/subprocess.h"
 #include "base/utf8.h"
-
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/socket.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
-extern char **environ;
 
 /* The names Debian gives it: llvm's, then llvm-N's. */
 static const char *const programs[] = {
 	"llvm-symbolizer", "llvm-symbolizer-19", "llvm-symbolizer-18", "llvm-symbolizer-17",
-	"llvm-symbolizer-16", "llvm-symbolizer-15", "llvm-symbolizer-14",
+	"llvm-symbolizer-16", "llvm-symbolizer-15", "llvm-symbolizer-14", NULL,
 };
 
 /* ---- JSON: just what an answer holds ---- */
@@ -247,155 +236,45 @@ void pc_llvm_answers_release(struct pc_llvm_answers *answers)
 
 /* ---- the subprocess ---- */
 
-struct session {
-	int to_child, from_child;
-	pid_t pid;
-	char *out;             /* queries not yet written */
-	size_t out_len, out_at;
-	char *in;              /* answer bytes not yet parsed */
-	size_t in_len, in_cap;
+struct collect {
+	struct pc_llvm_answers *answers;
 };
 
-static int spawn(struct session *s, bool inlines, bool demangle, char *err, size_t err_size)
+static bool take_line(void *data, const char *line, size_t len)
 {
-	int to[2], from[2], null_fd;
-	posix_spawn_file_actions_t actions;
-	static char json[] = "--output-style=JSON", with_inlines[] = "--inlines",
-		    no_inlines[] = "--no-inlines", with_demangle[] = "--demangle",
-		    no_demangle[] = "--no-demangle";
-	char *argv[] = { NULL, json, inlines ? with_inlines : no_inlines,
-			 demangle ? with_demangle : no_demangle, NULL };
-	int status = -1;
+	struct collect *c = data;
 
-	/* a socket to write to, so that a dead child gives EPIPE, not SIGPIPE */
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, to))
-		goto fail_errno;
-	if (pipe(from)) {
-		close(to[0]);
-		close(to[1]);
-		goto fail_errno;
-	}
-	/* none of the four may stay open in the child but as its stdin and stdout */
-	for (int i = 0; i < 2; i++) {
-		fcntl(to[i], F_SETFD, FD_CLOEXEC);
-		fcntl(from[i], F_SETFD, FD_CLOEXEC);
-	}
-	null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
-	posix_spawn_file_actions_init(&actions);
-	posix_spawn_file_actions_adddup2(&actions, to[0], STDIN_FILENO);
-	posix_spawn_file_actions_adddup2(&actions, from[1], STDOUT_FILENO);
-	if (null_fd >= 0)
-		posix_spawn_file_actions_adddup2(&actions, null_fd, STDERR_FILENO);
-	for (size_t i = 0; i < PC_ARRAY_SIZE(programs) && status; i++) {
-		argv[0] = (char *)programs[i];
-		status = posix_spawnp(&s->pid, programs[i], &actions, NULL, argv, environ);
-	}
-	posix_spawn_file_actions_destroy(&actions);
-	if (null_fd >= 0)
-		close(null_fd);
-	close(to[0]);
-	close(from[1]);
-	if (status) {
-		close(to[1]);
-		close(from[0]);
-		snprintf(err, err_size, "llvm-symbolizer not found on PATH (Debian package llvm)");
-		return -1;
-	}
-	s->to_child = to[1];
-	s->from_child = from[0];
-	fcntl(s->to_child, F_SETFL, O_NONBLOCK);
-	return 0;
-fail_errno:
-	snprintf(err, err_size, "cannot run llvm-symbolizer: %s", strerror(errno));
-	return -1;
+	return !len || pc_llvm_parse_answer(c->answers, line, len);
 }
 
-/* Parses the complete lines read so far. */
-static bool parse_lines(struct session *s, struct pc_llvm_answers *answers)
-{
-	size_t at = 0;
-	char *nl;
-
-	while ((nl = memchr(s->in + at, '\n', s->in_len - at))) {
-		size_t len = (size_t)(nl - (s->in + at));
-
-		if (len && !pc_llvm_parse_answer(answers, s->in + at, len))
-			return false;
-		at += len + 1;
-	}
-	memmove(s->in, s->in + at, s->in_len - at);
-	s->in_len -= at;
-	return true;
-}
-
-/* Writes queries and reads answers until every query has one. */
-static int exchange(struct session *s, size_t nqueries, struct pc_llvm_answers *answers,
-		    char *err, size_t err_size)
-{
-	while (answers->nqueries < nqueries) {
-		struct pollfd fds[2] = {
-			{ .fd = s->from_child, .events = POLLIN },
-			{ .fd = s->to_child, .events = POLLOUT },
-		};
-		nfds_t nfds = s->to_child >= 0 ? 2 : 1;
-		ssize_t got;
-
-		if (poll(fds, nfds, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			snprintf(err, err_size, "llvm-symbolizer: poll: %s", strerror(errno));
-			return -1;
-		}
-		if (nfds == 2 && (fds[1].revents & (POLLOUT | POLLERR | POLLHUP))) {
-			got = send(s->to_child, s->out + s->out_at, s->out_len - s->out_at,
-				   MSG_NOSIGNAL);
-			if (got > 0)
-				s->out_at += (size_t)got;
-			if ((got < 0 && errno != EAGAIN && errno != EINTR) || s->out_at == s->out_len) {
-				close(s->to_child);
-				s->to_child = -1;
-			}
-		}
-		if (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) {
-			pc_grow(&s->in, &s->in_cap, s->in_len + 65536, 1);
-			got = read(s->from_child, s->in + s->in_len, 65536);
-			if (got < 0 && errno == EINTR)
-				continue;
-			if (got <= 0) {
-				snprintf(err, err_size, "llvm-symbolizer stopped after %zu of %zu answers",
-					 answers->nqueries, nqueries);
-				return -1;
-			}
-			s->in_len += (size_t)got;
-			if (!parse_lines(s, answers)) {
-				snprintf(err, err_size, "llvm-symbolizer: answer %zu is not the JSON expected",
-					 answers->nqueries + 1);
-				return -1;
-			}
-		}
-	}
-	return 0;
-}
-
-static void format_queries(struct session *s, const struct pc_llvm_query *queries, size_t n)
+static char *format_queries(const struct pc_llvm_query *queries, size_t n, size_t *len)
 {
 	size_t cap = 0;
+	char *out = NULL;
 
+	*len = 0;
 	for (size_t i = 0; i < n; i++) {
-		size_t len = strlen(queries[i].path);
+		size_t path_len = strlen(queries[i].path);
 
-		pc_grow(&s->out, &cap, s->out_len + len + 32, 1);
-		s->out_len += (size_t)snprintf(s->out + s->out_len, len + 32, "\"%s\" 0x%llx\n",
-					       queries[i].path,
-					       (unsigned long long)queries[i].address);
+		pc_grow(&out, &cap, *len + path_len + 32, 1);
+		*len += (size_t)snprintf(out + *len, path_len + 32, "\"%s\" 0x%llx\n",
+					 queries[i].path, (unsigned long long)queries[i].address);
 	}
+	return out;
 }
 
 int pc_llvm_symbolize(const struct pc_llvm_query *queries, size_t n, bool inlines,
 		      bool demangle, struct pc_llvm_answers *answers, char *err, size_t err_size)
 {
-	struct session s = { .to_child = -1, .from_child = -1 };
-	int status, ret;
+	static char json[] = "--output-style=JSON", with_inlines[] = "--inlines",
+		    no_inlines[] = "--no-inlines", with_demangle[] = "--demangle",
+		    no_demangle[] = "--no-demangle";
+	char *args[] = { json, inlines ? with_inlines : no_inlines,
+			 demangle ? with_demangle : no_demangle, NULL };
+	struct collect c = { answers };
+	size_t len;
+	char *input;
+	int ret;
 
 	memset(answers, 0, sizeof(*answers));
 	pc_arena_init(&answers->strings);
@@ -403,18 +282,13 @@ int pc_llvm_symbolize(const struct pc_llvm_query *queries, size_t n, bool inline
 	answers->first[0] = 0;
 	if (!n)
 		return 0;
-	if (spawn(&s, inlines, demangle, err, err_size))
-		return -1;
-	format_queries(&s, queries, n);
-	ret = exchange(&s, n, answers, err, err_size);
-	if (s.to_child >= 0)
-		close(s.to_child);
-	close(s.from_child);
-	if (ret)
-		kill(s.pid, SIGTERM);
-	while (waitpid(s.pid, &status, 0) < 0 && errno == EINTR)
-		;
-	free(s.out);
-	free(s.in);
+	input = format_queries(queries, n, &len);
+	ret = pc_run_filter(programs, "llvm", args, input, len, take_line, &c, err, err_size);
+	free(input);
+	if (!ret && answers->nqueries != n) {
+		snprintf(err, err_size, "llvm-symbolizer gave %zu answers to %zu queries",
+			 answers->nqueries, n);
+		ret = -1;
+	}
 	return ret;
 }

@@ -6,6 +6,7 @@
  * copied with each frame replaced by its named chain (model/copy.h).
  */
 #include "symbols/symbolize.h"
+#include "symbols/addr2line.h"
 #include "symbols/elf_image.h"
 #include "symbols/llvm_symbolizer.h"
 #include "symbols/pe_image.h"
@@ -41,6 +42,13 @@ struct named {
 	uint32_t line;
 };
 
+/* A DWARF-unwound frame of an ELF binary, for addr2line. */
+struct unwound_query {
+	const char *path;  /* the file found for its module */
+	uint64_t address;  /* link-time */
+	uint32_t frame;
+};
+
 struct symbolizer {
 	struct pc_ctx *ctx;
 	const struct pc_model *m;
@@ -65,6 +73,9 @@ struct symbolizer {
 	uint32_t *query_frame;
 	size_t nqueries, queries_cap, query_frame_cap;
 	struct pc_llvm_answers answers;
+	struct unwound_query *unwound; /* DWARF-unwound frames, for addr2line */
+	size_t nunwound, unwound_cap;
+	struct pc_llvm_answers inlined; /* addr2line's answers, in the order of unwound */
 	char missing[200];           /* names of binaries not found, for one warning */
 	size_t nmissing;
 };
@@ -704,6 +715,17 @@ static bool wants_name(const struct pc_frame *frame)
 	return frame->module && !frame->function && (frame->flags & PC_FRAME_HAS_ADDRESS);
 }
 
+/*
+ * perf runs addr2line on a binary at its recorded path: a pseudo-file
+ * ([vdso]) or a file no longer there gets no inlined functions.
+ */
+static bool unwound_path(const struct symbolizer *s, const struct pc_module *module)
+{
+	const char *name = pc_str(s->m, module->name);
+
+	return *name == '/' && is_file(name);
+}
+
 /* Looks a frame up in its module's symbol table, or queues it for llvm-symbolizer. */
 static int look_up(struct symbolizer *s, uint32_t id)
 {
@@ -730,7 +752,51 @@ static int look_up(struct symbolizer *s, uint32_t id)
 		return 0;
 	if ((symbol = pc_symtab_lookup(src->symtab, address)))
 		s->symtab_name[id] = keep_name(s, symbol->name);
+	if ((frame->flags & PC_FRAME_UNWOUND) && src->elf_open && unwound_path(s, module)) {
+		pc_grow(&s->unwound, &s->unwound_cap, s->nunwound + 1, sizeof(*s->unwound));
+		s->unwound[s->nunwound++] = (struct unwound_query){
+			pc_str(s->m, module->name), address, id,
+		};
+	}
 	return 0;
+}
+
+static int compare_unwound(const void *a, const void *b)
+{
+	const struct unwound_query *x = a, *y = b;
+	int by_path = strcmp(x->path, y->path);
+
+	return by_path ? by_path : (x->frame > y->frame) - (x->frame < y->frame);
+}
+
+/*
+ * addr2line, once per binary, for the DWARF-unwound frames: their
+ * functions, inlined ones first, as perf script names such frames.
+ */
+static int ask_addr2line(struct symbolizer *s, uint32_t *first, uint32_t *count)
+{
+	uint64_t *addresses = pc_xmalloc((s->nunwound + 1) * sizeof(*addresses));
+	char err[300];
+	int ret = 0;
+
+	qsort(s->unwound, s->nunwound, sizeof(*s->unwound), compare_unwound);
+	for (size_t at = 0, end; at < s->nunwound && !ret; at = end) {
+		for (end = at; end < s->nunwound && !strcmp(s->unwound[end].path, s->unwound[at].path);
+		     end++)
+			addresses[end - at] = s->unwound[end].address;
+		if (pc_addr2line(s->unwound[at].path, addresses, end - at, &s->inlined, err,
+				 sizeof(err))) {
+			free(addresses);
+			return pc_warn(s->ctx, SYMBOLS, "%s: DWARF-unwound frames keep their symbol "
+				       "table names, without inlined functions", err);
+		}
+	}
+	for (size_t q = 0; !ret && q < s->nunwound; q++) {
+		first[s->unwound[q].frame] = (uint32_t)s->inlined.first[q];
+		count[s->unwound[q].frame] = (uint32_t)(s->inlined.first[q + 1] - s->inlined.first[q]);
+	}
+	free(addresses);
+	return ret;
 }
 
 /* Runs llvm-symbolizer and files its answers under their frames. */
@@ -758,6 +824,8 @@ static int name_frames(struct symbolizer *s)
 	size_t nframes = pc_model_nframes(s->m);
 	uint32_t *llvm_first = pc_xcalloc(nframes + 1, sizeof(*llvm_first));
 	uint32_t *llvm_count = pc_xcalloc(nframes + 1, sizeof(*llvm_count));
+	uint32_t *a2l_first = pc_xcalloc(nframes + 1, sizeof(*a2l_first));
+	uint32_t *a2l_count = pc_xcalloc(nframes + 1, sizeof(*a2l_count));
 	int ret = 0;
 
 	s->symtab_name = pc_xcalloc(nframes + 1, sizeof(*s->symtab_name));
@@ -765,10 +833,17 @@ static int name_frames(struct symbolizer *s)
 		ret = look_up(s, f);
 	if (!ret)
 		ret = ask_llvm(s, llvm_first, llvm_count);
+	if (!ret && s->nunwound)
+		ret = ask_addr2line(s, a2l_first, a2l_count);
 	s->result_at = pc_xcalloc(nframes + 2, sizeof(*s->result_at));
 	for (uint32_t f = 1; f <= nframes && !ret; f++) {
 		s->result_at[f] = (uint32_t)s->nnamed;
-		if (s->symtab_name[f])
+		for (uint32_t i = 0; i < a2l_count[f]; i++) {
+			const struct pc_llvm_frame *lf = &s->inlined.frames[a2l_first[f] + i];
+
+			add_named(s, keep_name(s, lf->function), *lf->file ? lf->file : NULL, lf->line);
+		}
+		if (s->symtab_name[f] && !a2l_count[f])
 			add_named(s, s->symtab_name[f], NULL, 0);
 		for (uint32_t i = 0; i < llvm_count[f]; i++) {
 			const struct pc_llvm_frame *lf = &s->answers.frames[llvm_first[f] + i];
@@ -779,6 +854,8 @@ static int name_frames(struct symbolizer *s)
 	s->result_at[nframes + 1] = (uint32_t)s->nnamed;
 	free(llvm_first);
 	free(llvm_count);
+	free(a2l_first);
+	free(a2l_count);
 	return ret;
 }
 
@@ -849,6 +926,9 @@ static void symbolizer_init(struct symbolizer *s, struct pc_ctx *ctx, const stru
 		add_perf_cache(s);
 	pc_symtab_init(&s->kallsyms);
 	pc_arena_init(&s->strings);
+	pc_arena_init(&s->inlined.strings);
+	pc_grow(&s->inlined.first, &s->inlined.first_cap, 1, sizeof(*s->inlined.first));
+	s->inlined.first[0] = 0;
 	s->sources = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*s->sources));
 }
 
@@ -871,6 +951,8 @@ static void symbolizer_release(struct symbolizer *s)
 	free(s->queries);
 	free(s->query_frame);
 	pc_llvm_answers_release(&s->answers);
+	pc_llvm_answers_release(&s->inlined);
+	free(s->unwound);
 	pc_arena_release(&s->strings);
 }
 

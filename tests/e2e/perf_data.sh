@@ -94,16 +94,8 @@ mkdir -p "$HOME"
 
 # --- build ----------------------------------------------------------------
 bin=$TMPDIR/bin
-mkdir -p "$bin"
-flags="-O1 -g -fno-omit-frame-pointer"
-# shellcheck disable=SC2086,SC2016 # flags are words; '$ORIGIN' is for ld
-{
-	gcc $flags -pthread -o "$bin/threads" "$samples/threads.c" &&
-	gcc $flags -fPIC -shared -o "$bin/libshape.so" "$samples/libshape.c" &&
-	gcc $flags -fPIE -pie -o "$bin/pie_main" "$samples/pie_main.c" -L"$bin" -lshape \
-		-Wl,-rpath,'$ORIGIN' &&
-	g++ $flags -o "$bin/templates" "$samples/templates.cc"
-} >"$TMPDIR/build.log" 2>&1 || { cat "$TMPDIR/build.log"; echo "perf_data: cannot build samples/perfdata"; exit 1; }
+sh "$samples/build.sh" "$bin" -O1 -g -fno-omit-frame-pointer >"$TMPDIR/build.log" 2>&1 ||
+	{ cat "$TMPDIR/build.log"; echo "perf_data: cannot build samples/perfdata"; exit 1; }
 
 # --- record ---------------------------------------------------------------
 # record NAME file|pipe PROGRAM PERF-OPTIONS...: CAPTURE = $TMPDIR/NAME.data.
