@@ -10,15 +10,20 @@
 #include <linux/perf_event.h>
 
 struct census_counts {
-	uint64_t lost, lost_samples, samples;
+	struct pd_file *file;
+	uint64_t lost, lost_samples;
 };
 
+/* What perf lost: LOST {id, lost} and LOST_SAMPLES {lost} records. */
 static int count_record(void *data, const struct pd_record *rec)
 {
 	struct census_counts *c = data;
+	size_t body = rec->size - 8u;
 
-	(void)c;
-	(void)rec;
+	if (rec->type == PERF_RECORD_LOST && body >= 16)
+		c->lost += pd_u64(c->file, rec->body + 8);
+	else if (rec->type == PERF_RECORD_LOST_SAMPLES && body >= 8)
+		c->lost_samples += pd_u64(c->file, rec->body);
 	return 0;
 }
 
@@ -46,7 +51,7 @@ static void print_header(struct pd_file *f, FILE *out)
 		fprintf(out, "  %-18s %u online, %u available\n", "cpus", ft->nr_cpus_online,
 			ft->nr_cpus_avail);
 	print_text(out, "cmdline", ft->cmdline);
-	if (ft->has_sample_time)
+	if (ft->has_sample_time && ft->last_sample_time) /* pipe mode writes zeros */
 		fprintf(out, "  %-18s %llu.%09llu to %llu.%09llu s\n", "sample times",
 			(unsigned long long)(ft->first_sample_time / 1000000000u),
 			(unsigned long long)(ft->first_sample_time % 1000000000u),
@@ -75,7 +80,7 @@ static void print_events(struct pd_file *f, FILE *out)
 	}
 }
 
-static void print_census(struct pd_file *f, FILE *out)
+static void print_census(struct pd_file *f, const struct census_counts *counts, FILE *out)
 {
 	const uint64_t *census = pd_file_census(f);
 
@@ -94,6 +99,8 @@ static void print_census(struct pd_file *f, FILE *out)
 	if (pd_file_decompressed_bytes(f))
 		fprintf(out, "  (%llu bytes decompressed)\n",
 			(unsigned long long)pd_file_decompressed_bytes(f));
+	fprintf(out, "lost: %llu events, %llu samples\n", (unsigned long long)counts->lost,
+		(unsigned long long)counts->lost_samples);
 }
 
 int pd_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views);
@@ -101,10 +108,11 @@ int pd_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views);
 int pd_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views)
 {
 	struct pd_file *f = pd_file_new(ctx, in);
-	struct census_counts counts = { 0 };
+	struct census_counts counts = { .file = f };
 	int ret = pd_file_open(f);
 
-	if (!ret && (views & PC_INFO_EVENTS))
+	/* pipe mode: the attrs and features are records too */
+	if (!ret && ((views & PC_INFO_EVENTS) || pd_file_is_pipe(f)))
 		ret = pd_file_records(f, count_record, &counts);
 	if (!ret) {
 		if (views & PC_INFO_HEADER)
@@ -112,7 +120,7 @@ int pd_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views)
 		if (views & (PC_INFO_HEADER | PC_INFO_EVENTS))
 			print_events(f, out);
 		if (views & PC_INFO_EVENTS)
-			print_census(f, out);
+			print_census(f, &counts, out);
 	}
 	pd_file_free(f);
 	return ret;
