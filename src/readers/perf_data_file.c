@@ -1007,6 +1007,8 @@ static int flush_queue(struct pd_file *f, uint64_t limit)
 {
 	size_t kept = 0, kept_len = 0, i;
 
+	if (!f->npending)
+		return 0;
 	qsort(f->pending, f->npending, sizeof(*f->pending), compare_pending);
 	for (i = 0; i < f->npending && f->pending[i].time <= limit; i++)
 		if (deliver_pending(f, &f->pending[i], f->queue + f->pending[i].at))

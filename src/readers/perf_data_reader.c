@@ -615,8 +615,10 @@ static size_t dwarf_frames(struct pd_reader *r, struct space *sp, const struct p
 			r->unwinder = pd_unwinder_new();
 			pd_unwinder_set_callers_minus_one(r->unwinder, true); /* as perf's */
 		}
+		size_t nmaps = unwind_maps(r, sp); /* may move r->unwind_maps: first */
+
 		got = pd_unwind(r->unwinder, sp->pid, sp->generation, r->unwind_maps,
-				unwind_maps(r, sp), a->sample_regs_user, regs, s->stack,
+				nmaps, a->sample_regs_user, regs, s->stack,
 				(size_t)s->stack_dyn_size, r->unwound, MAX_FRAMES - n, &complete);
 	}
 	if (!got && s->cpumode == PERF_RECORD_MISC_USER) {
