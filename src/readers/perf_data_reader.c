@@ -85,6 +85,11 @@ struct space {
 struct thread {
 	int32_t tid, pid;
 	pc_str_id comm; /* 0: never named (perf prints ":TID") */
+	/* the label set of its last sample, and what it was made of */
+	uint32_t labels, labels_cpu;
+	int32_t labels_pid;
+	pc_str_id labels_comm;
+	bool has_labels;
 };
 
 /* A slot of the cache (space, cpumode, ip) -> frame id. */
@@ -537,6 +542,25 @@ static uint32_t labels_for(struct pd_reader *r, const struct pd_attr *a, const s
 	return pc_model_add_labels(r->m, labels, n);
 }
 
+/* The label set of a sample, through its thread's last one. */
+static uint32_t thread_labels(struct pd_reader *r, const struct pd_attr *a,
+			      const struct pd_sample *s, struct thread *t)
+{
+	uint32_t cpu = (a->sample_type & PERF_SAMPLE_CPU) ? s->cpu : UINT32_MAX;
+
+	if (!t)
+		return labels_for(r, a, s, t);
+	if (!t->has_labels || t->labels_comm != t->comm || t->labels_cpu != cpu ||
+	    t->labels_pid != (int32_t)s->pid) {
+		t->labels = labels_for(r, a, s, t);
+		t->labels_comm = t->comm;
+		t->labels_cpu = cpu;
+		t->labels_pid = (int32_t)s->pid;
+		t->has_labels = true;
+	}
+	return t->labels;
+}
+
 /* The callchain, leaf first; markers set the cpumode of the entries after them. */
 static size_t callchain_frames(struct pd_reader *r, struct space *sp, const struct pd_sample *s,
 			       bool *user_part)
@@ -702,7 +726,7 @@ static int on_sample(struct pd_reader *r, const struct pd_record *rec)
 		n = (r->frames[0] = frame_for(r, sp, s.cpumode, s.ip, 0), 1);
 	if (is_dwarf_mode(a) && !user_part)
 		n = dwarf_frames(r, sp, a, &s, n);
-	sample.labels = labels_for(r, a, &s, t);
+	sample.labels = thread_labels(r, a, &s, t);
 	sample.branches = branch_stack(r, sp, &s);
 	sample.stack = pc_model_add_stack(r->m, r->frames, n);
 	if (pc_model_add_sample(r->m, &sample, (size_t)ev->col_sample, 1) ||
