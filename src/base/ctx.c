@@ -120,6 +120,8 @@ static struct pc_warning *find_or_add(struct pc_ctx *ctx, const char *key)
 			return &ctx->warnings[i];
 	if (ctx->nwarnings == PC_MAX_WARNINGS)
 		return NULL;
+	/* a fresh slot: pc_ctx_clear_warnings leaves the old counts and texts */
+	memset(&ctx->warnings[ctx->nwarnings], 0, sizeof(ctx->warnings[ctx->nwarnings]));
 	ctx->warnings[ctx->nwarnings].key = key;
 	return &ctx->warnings[ctx->nwarnings++];
 }

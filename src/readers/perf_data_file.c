@@ -159,15 +159,20 @@ int pd_fail_record(struct pd_file *f, const struct pd_record *rec, const char *f
 
 /* ---- random access to a file's sections ---- */
 
-/* Reads len bytes at offset into a new buffer; NULL (ctx->err set) past the end. */
-static uint8_t *read_section(struct pd_file *f, uint64_t offset, uint64_t len, const char *what)
+/*
+ * Reads len bytes at offset into a new buffer; NULL (ctx->err set, at
+ * claim: the field that gives the section's place) past the end.
+ */
+static uint8_t *read_section(struct pd_file *f, uint64_t claim, uint64_t offset, uint64_t len,
+			     const char *what)
 {
 	struct pc_input *in = f->in;
 	uint8_t *buf;
 
 	if (in->size != PC_SIZE_UNKNOWN && (offset > in->size || len > in->size - offset)) {
-		fail_at(f, offset, "the %s (%llu bytes here) passes the end of the file (%llu bytes)",
-			what, (unsigned long long)len, (unsigned long long)in->size);
+		fail_at(f, claim, "the %s at 0x%llx (%llu bytes) passes the end of the file "
+			"(%llu bytes)", what, (unsigned long long)offset, (unsigned long long)len,
+			(unsigned long long)in->size);
 		return NULL;
 	}
 	buf = pc_xmalloc(len ? (size_t)len : 1);
@@ -341,7 +346,7 @@ static int read_attrs(struct pd_file *f)
 		return fail_at(f, 24, "attrs section of %llu bytes: expected a multiple of attr_size "
 			       "%zu, at most %d events", (unsigned long long)f->attrs_size, entry,
 			       PD_MAX_ATTRS);
-	section = read_section(f, f->attrs_offset, f->attrs_size, "attrs section");
+	section = read_section(f, 24, f->attrs_offset, f->attrs_size, "attrs section");
 	if (!section)
 		return -1;
 	for (size_t i = 0; i < f->attrs_size / entry; i++) {
@@ -358,7 +363,9 @@ static int read_attrs(struct pd_file *f)
 			return free(section), fail_at(f, at + entry - 8, "an ids section of %llu bytes: "
 						      "expected a multiple of 8, at most 16 MiB",
 						      (unsigned long long)ids_size);
-		ids = read_section(f, ids_offset, ids_size, "ids section");
+		if (!ids_size)
+			continue; /* perf reads nothing there, wherever it points */
+		ids = read_section(f, at + entry - 16, ids_offset, ids_size, "ids section");
 		if (!ids)
 			goto fail;
 		add_ids(f, f->nattrs - 1, ids, (size_t)(ids_size / 8));
@@ -567,7 +574,7 @@ static int read_features(struct pd_file *f)
 		count += (unsigned)(f->feature_bits[bit / 64] >> (bit % 64) & 1);
 	if (!count)
 		return 0;
-	table = read_section(f, table_at, 16ULL * count, "feature section table");
+	table = read_section(f, 40, table_at, 16ULL * count, "feature section table");
 	if (!table)
 		return -1;
 	for (unsigned bit = 0; bit < PD_FEAT_BITS && !ret; bit++) {
@@ -587,7 +594,7 @@ static int read_features(struct pd_file *f)
 				      (unsigned long long)MAX_FEATURE_BYTES);
 			continue;
 		}
-		payload = read_section(f, offset, size, "feature section");
+		payload = read_section(f, table_at + 16 * (index - 1), offset, size, "feature section");
 		if (!payload) {
 			ret = -1;
 			break;

@@ -342,7 +342,7 @@ static int on_mmap(struct pd_reader *r, const struct pd_record *rec)
 	if (pid < 0 && map.kind == MAP_FILE)
 		map.kind = MAP_KERNEL; /* a kernel module */
 	if (v2 && (rec->misc & MISC_MMAP_BUILD_ID))
-		map.build_id = hex_build_id(r, rec->body + 40, rec->body[32] < 20 ? rec->body[32] : 20);
+		map.build_id = hex_build_id(r, rec->body + 36, rec->body[32] < 20 ? rec->body[32] : 20);
 	if (!map.build_id)
 		map.build_id = recorded_build_id(r, map.kind == MAP_KERNEL && map.name == r->kernel_name
 						 ? r->kernel_name : pc_model_intern(r->m, name, name_len));

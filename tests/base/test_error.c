@@ -72,6 +72,22 @@ static void test_warnings_counted_by_kind(void **state)
 	assert_string_equal(ctx.err.message, "lost 1 (an error with --strict)");
 }
 
+/* After pc_ctx_clear_warnings a new kind of warning starts from nothing. */
+static void test_warnings_after_clear(void **state)
+{
+	struct pc_ctx ctx;
+
+	(void)state;
+	pc_ctx_init(&ctx);
+	pc_warn(&ctx, "perf-data", "first kind");
+	pc_warn(&ctx, "perf-data", "first kind");
+	pc_ctx_clear_warnings(&ctx);
+	pc_warn(&ctx, "symbols", "second kind %d", 7);
+	assert_int_equal(ctx.nwarnings, 1);
+	assert_int_equal(ctx.warnings[0].count, 1);
+	assert_string_equal(ctx.warnings[0].text, "symbols: second kind 7");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -80,6 +96,7 @@ int main(void)
 		cmocka_unit_test(test_plain_format),
 		cmocka_unit_test(test_quote),
 		cmocka_unit_test(test_warnings_counted_by_kind),
+		cmocka_unit_test(test_warnings_after_clear),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
