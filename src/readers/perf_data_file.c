@@ -693,9 +693,12 @@ int pd_file_open(struct pd_file *f)
 	size_t got = pc_input_fill(f->in, FILE_HEADER_BYTES, &p);
 	uint64_t size;
 
-	if (got < PIPE_HEADER_BYTES || !magic_order(p, &f->big_endian))
+	if (got < 8 || !magic_order(p, &f->big_endian))
 		return fail_at(f, 0, "expected the perf.data magic \"PERFILE2\" (%zu bytes read)",
 			       got);
+	if (got < PIPE_HEADER_BYTES)
+		return fail_at(f, 8, "the header is cut after %zu bytes: expected its size field "
+			       "(16 bytes for pipe mode, 104 for a file)", got);
 	size = pd_u64(f, p + 8);
 	if (size == PIPE_HEADER_BYTES) {
 		f->pipe = true;
@@ -718,14 +721,19 @@ struct cursor {
 	const uint8_t *p;
 	size_t at, end;
 	bool overrun;
+	const char *field;     /* the field being read, for the message */
+	uint64_t count;        /* its count, when it has one */
 };
 
 static const uint8_t *take(struct cursor *c, uint64_t n)
 {
 	const uint8_t *at = c->p + c->at;
 
-	if (c->overrun || n > c->end - c->at) {
+	if (c->overrun)
+		return NULL;
+	if (n > c->end - c->at) {
 		c->overrun = true;
+		c->count = n;
 		return NULL;
 	}
 	c->at += (size_t)n;
@@ -767,8 +775,11 @@ static void take_read(struct cursor *c, uint64_t format)
 /* An array of n items of size bytes each, its count read from the record. */
 static const uint8_t *take_array(struct cursor *c, uint64_t n, size_t size)
 {
+	if (c->overrun)
+		return NULL;
 	if (n > (c->end - c->at) / size) {
 		c->overrun = true;
+		c->count = n;
 		return NULL;
 	}
 	return take(c, n * size);
@@ -814,6 +825,14 @@ static void take_stack(struct cursor *c, struct pd_sample *s)
 		s->stack_dyn_size = s->stack_size;
 }
 
+/* Names the field read next, for the message of an overrun. */
+static struct cursor *field(struct cursor *c, const char *name)
+{
+	if (!c->overrun)
+		c->field = name;
+	return c;
+}
+
 /* The fields up to PERIOD, which locate the record's attr and time too. */
 static void take_head(struct cursor *c, uint64_t type, struct pd_sample *s)
 {
@@ -851,36 +870,40 @@ int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sa
 {
 	const struct pd_attr *a = &f->attrs[rec->attr];
 	uint64_t type = a->sample_type;
-	struct cursor c = { .f = f, .p = rec->body, .end = rec->size - 8u };
+	struct cursor c = { .f = f, .p = rec->body, .end = rec->size - 8u, .field = "fields" };
 
 	memset(s, 0, sizeof(*s));
 	s->cpumode = rec->misc & PERF_RECORD_MISC_CPUMODE_MASK;
-	take_head(&c, type, s);
+	take_head(field(&c, "fields up to PERIOD"), type, s);
 	if (!(type & PERF_SAMPLE_PERIOD))
 		s->period = a->freq ? 1 : a->sample_period;
 	if (type & PERF_SAMPLE_READ)
-		take_read(&c, a->read_format);
+		take_read(field(&c, "read values"), a->read_format);
 	if (type & PERF_SAMPLE_CALLCHAIN) {
-		s->nr_callchain = take_u64(&c);
-		s->callchain = take_array(&c, s->nr_callchain, 8);
+		s->nr_callchain = take_u64(field(&c, "callchain nr"));
+		s->callchain = take_array(field(&c, "callchain entries"), s->nr_callchain, 8);
 	}
 	if (type & PERF_SAMPLE_RAW) {
-		const uint8_t *p = take(&c, 4);
+		const uint8_t *p = take(field(&c, "raw size"), 4);
 
 		if (p)
-			take(&c, pd_u32(f, p));
+			take(field(&c, "raw data"), pd_u32(f, p));
 	}
 	if (type & PERF_SAMPLE_BRANCH_STACK)
-		take_branches(&c, a, s);
+		take_branches(field(&c, "branch stack"), a, s);
 	if (type & PERF_SAMPLE_REGS_USER)
-		take_regs(&c, a->sample_regs_user, &s->regs_abi, &s->nregs, &s->regs);
+		take_regs(field(&c, "user registers"), a->sample_regs_user, &s->regs_abi, &s->nregs,
+			  &s->regs);
 	if (type & PERF_SAMPLE_STACK_USER)
-		take_stack(&c, s);
+		take_stack(field(&c, "user stack"), s);
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
-		s->weight = take_u64(&c);
+		s->weight = take_u64(field(&c, "weight"));
 	if (c.overrun)
-		return pd_fail_record(f, rec, "its sample fields (sample_type 0x%llx) pass its end "
-				      "at %u bytes", (unsigned long long)type, rec->size);
+		return pd_fail_record(f, rec, "its %s (%llu %s) passes the record's end: %zu of "
+				      "its %u bytes were left (sample_type 0x%llx)", c.field,
+				      (unsigned long long)c.count,
+				      strstr(c.field, "entries") ? "entries" : "bytes wanted",
+				      c.end - c.at, rec->size, (unsigned long long)type);
 	return 0;
 }
 
@@ -951,6 +974,20 @@ static int record_attr(struct pd_file *f, const struct pd_record *rec)
 		id = pd_u64(f, rec->body + body - 8 * (size_t)index);
 	}
 	return attr_of_id(f, id);
+}
+
+/* A sample whose id is none of the attrs', or that is too short to hold it. */
+static int fail_sample_id(struct pd_file *f, const struct pd_record *rec)
+{
+	int index = sample_id_index(f->attrs[0].sample_type);
+
+	if (index < 0)
+		return pd_fail_record(f, rec, "no IDENTIFIER or ID field tells which of the %zu "
+				      "events it is", f->nattrs);
+	if (rec->size - 8u < 8 * (size_t)(index + 1))
+		return pd_fail_record(f, rec, "%u bytes: too short for its sample id", rec->size);
+	return pd_fail_record(f, rec, "sample id %llu names none of the %zu events",
+			      (unsigned long long)pd_u64(f, rec->body + 8 * index), f->nattrs);
 }
 
 static uint64_t record_time(const struct pd_file *f, const struct pd_record *rec)
@@ -1132,8 +1169,7 @@ static int handle_record(struct pd_file *f, struct pd_record *rec)
 	if (rec->type < PD_HEADER_ATTR && f->nattrs) {
 		rec->attr = record_attr(f, rec);
 		if (rec->attr < 0 && rec->type == PERF_RECORD_SAMPLE)
-			return pd_fail_record(f, rec, "its sample id names none of the %zu events",
-					      f->nattrs);
+			return fail_sample_id(f, rec);
 		if (rec->attr >= 0)
 			rec->time = record_time(f, rec);
 	} else if (rec->type == PERF_RECORD_SAMPLE) {

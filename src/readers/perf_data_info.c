@@ -20,6 +20,11 @@ static int count_record(void *data, const struct pd_record *rec)
 	struct census_counts *c = data;
 	size_t body = rec->size - 8u;
 
+	if (rec->type == PERF_RECORD_SAMPLE) {
+		struct pd_sample sample;
+
+		return pd_parse_sample(c->file, rec, &sample); /* the errors convert gives */
+	}
 	if (rec->type == PERF_RECORD_LOST && body >= 16)
 		c->lost += pd_u64(c->file, rec->body + 8);
 	else if (rec->type == PERF_RECORD_LOST_SAMPLES && body >= 8)
