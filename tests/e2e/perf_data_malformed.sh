@@ -31,6 +31,8 @@
 #     and what was found, e.g. the bad value);
 #   - the output directory stays empty (no OUT, no temporary file);
 #   - `profconv info -f perf-data FILE` exits 1 with the same line.
+# The big-endian seeds of tests/fuzz/corpus/perf_data (file and pipe mode)
+# give the same model (-t dump) as their little-endian twins.
 # Then truncation points of the small valid file-mode file and of its
 # pipe-mode twin (every byte of the first 320, every byte next to a pipe
 # record boundary, every fifth elsewhere; every byte with
@@ -298,6 +300,17 @@ timeout 10 "$profconv" convert -f perf-data -t folded -o "$out_dir/keep.folded" 
 [ "$(cat "$out_dir/keep.folded")" = precious ] || fail "a failed conversion clobbered its output"
 [ "$(ls -A "$out_dir")" = keep.folded ] || fail "a failed conversion left files: $(ls -A "$out_dir")"
 clean_out_dir
+
+# --- both byte orders: each big-endian seed reads as its little-endian twin ---
+seeds="$top/tests/fuzz/corpus/perf_data"
+for pair in "file-le file-be" "pipe pipe-be"; do
+	set -- $pair
+	checked=$((checked + 1))
+	"$profconv" convert -q -f perf-data -t dump -o "$tmp/$1.dump" "$seeds/$1.data" &&
+		"$profconv" convert -q -f perf-data -t dump -o "$tmp/$2.dump" "$seeds/$2.data" &&
+		cmp -s "$tmp/$1.dump" "$tmp/$2.dump" ||
+		fail "$2.data does not read as $1.data (profconv -t dump differs)"
+done
 
 # --- truncated header: every length 0..103 ---
 cut=0
