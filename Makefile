@@ -64,6 +64,10 @@ TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
 FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
 FUZZ_SUPPORT := $(wildcard tests/fuzz/support/*.c) tests/support/read_memory.c
+FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) $(FUZZ_SUPPORT) $(GEN)/profile.pb-c.c)
+FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=address,undefined \
+	-fno-sanitize-recover=all $(shell $(PKG_CONFIG) --cflags $(PKGS)) $(LIBIBERTY_CFLAGS) \
+	$(INCLUDES) -Itests -Itests/fuzz
 INCLUDES := -Iinclude -Isrc -I$(GEN)
 
 .PHONY: all lib deps demo check unit tests tools fuzz fuzz-build bench install clean
@@ -148,11 +152,15 @@ check: deps
 
 fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
 
-build/fuzz/%: tests/fuzz/%.c $(FUZZ_SUPPORT) $(LIB_SRC) $(GEN)/profile.pb-c.c
+# The library and the harness are compiled once (instrumented for libFuzzer,
+# ASan and UBSan) and linked into every target.
+build/fuzz/obj/%.o: %.c $(GEN)/profile.pb-c.h
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all \
-		$(shell $(PKG_CONFIG) --cflags $(PKGS)) $(LIBIBERTY_CFLAGS) $(INCLUDES) -Itests -Itests/fuzz -o $@ $< $(FUZZ_SUPPORT) $(LIB_SRC) \
-		$(GEN)/profile.pb-c.c $(PC_LIBS)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
+	@mkdir -p $(dir $@)
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PC_LIBS)
 
 fuzz: fuzz-build
 	@for f in $(FUZZ_BIN); do \
@@ -187,4 +195,4 @@ install: all lib
 clean:
 	rm -rf build
 
--include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(CLI_OBJ:.o=.d) $(PIC_OBJ:.o=.d) $(FUZZ_OBJ:.o=.d)

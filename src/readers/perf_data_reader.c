@@ -271,6 +271,27 @@ static pc_str_id dso_name(struct pd_reader *r, const char *path, size_t len, int
 	return pc_model_intern(r->m, path, len);
 }
 
+/* perf's name of a kernel module's map: "[NAME]" of /lib/modules/.../NAME.ko[.xz], '-' as '_'. */
+static pc_str_id module_name(struct pd_reader *r, const char *path, size_t len)
+{
+	const char *base = path, *dot;
+	char text[80];
+	size_t n;
+
+	for (size_t i = 0; i < len; i++)
+		if (path[i] == '/')
+			base = path + i + 1;
+	dot = memchr(base, '.', len - (size_t)(base - path));
+	n = (size_t)((dot ? dot : path + len) - base);
+	if (n > sizeof(text) - 3)
+		n = sizeof(text) - 3;
+	text[0] = '[';
+	for (size_t i = 0; i < n; i++)
+		text[1 + i] = base[i] == '-' ? '_' : base[i];
+	text[1 + n] = ']';
+	return pc_model_intern(r->m, text, n + 2);
+}
+
 static bool build_id_path_equal(const void *ctx, uint32_t id, const void *key)
 {
 	const struct pd_reader *r = ctx;
@@ -339,8 +360,10 @@ static int on_mmap(struct pd_reader *r, const struct pd_record *rec)
 				      : (rec->misc & MISC_MMAP_DATA) != 0)))
 		return 0; /* data: no code runs there */
 	map.name = dso_name(r, name, name_len, pid, &map.kind);
-	if (pid < 0 && map.kind == MAP_FILE)
-		map.kind = MAP_KERNEL; /* a kernel module */
+	if (pid < 0 && map.kind == MAP_FILE) { /* a kernel module */
+		map.kind = MAP_KERNEL;
+		map.name = module_name(r, name, name_len);
+	}
 	if (v2 && (rec->misc & MISC_MMAP_BUILD_ID))
 		map.build_id = hex_build_id(r, rec->body + 36, rec->body[32] < 20 ? rec->body[32] : 20);
 	if (!map.build_id)

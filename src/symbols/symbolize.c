@@ -458,6 +458,12 @@ static bool is_kernel(const char *name)
 	return !strncmp(name, "[kernel.kallsyms]", 17);
 }
 
+/* A kernel module ("[xfs]", as perf names its map): placed in the kernel's half, named by kallsyms. */
+static bool is_kernel_module(const struct pc_module *module, const char *name)
+{
+	return *name == '[' && module->has_range && module->start >= 0xffff800000000000ULL;
+}
+
 static bool is_perf_map(const char *name)
 {
 	const char *base = base_name(name);
@@ -603,7 +609,7 @@ static int resolve_source(struct symbolizer *s, uint32_t id, struct source **out
 	if (src->resolved)
 		return 0;
 	src->resolved = true;
-	if (is_kernel(name))
+	if (is_kernel(name) || is_kernel_module(module, name))
 		ret = kernel_source(s, module, src);
 	else if (!s->ndirs && !s->from_paths)
 		ret = 0;
