@@ -866,6 +866,37 @@ static void take_head(struct cursor *c, uint64_t type, struct pd_sample *s)
 		s->period = take_u64(c);
 }
 
+/* The fields after WEIGHT, checked though not kept: DATA_SRC ... AUX. */
+static void take_tail(struct cursor *c, const struct pd_attr *a, uint64_t type)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} words[] = {
+		{ PERF_SAMPLE_DATA_SRC, "data source" },
+		{ PERF_SAMPLE_TRANSACTION, "transaction" },
+	}, later[] = {
+		{ PERF_SAMPLE_PHYS_ADDR, "physical address" },
+		{ PERF_SAMPLE_CGROUP, "cgroup" },
+		{ PERF_SAMPLE_DATA_PAGE_SIZE, "data page size" },
+		{ PERF_SAMPLE_CODE_PAGE_SIZE, "code page size" },
+	};
+	uint64_t abi = 0;
+	unsigned n = 0;
+	const uint8_t *regs = NULL;
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(words); i++)
+		if (type & words[i].bit)
+			take_u64(field(c, words[i].name));
+	if (type & PERF_SAMPLE_REGS_INTR)
+		take_regs(field(c, "interrupt registers"), a->sample_regs_intr, &abi, &n, &regs);
+	for (size_t i = 0; i < PC_ARRAY_SIZE(later); i++)
+		if (type & later[i].bit)
+			take_u64(field(c, later[i].name));
+	if (type & PERF_SAMPLE_AUX)
+		take(field(c, "aux data"), take_u64(field(c, "aux size")));
+}
+
 int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sample *s)
 {
 	const struct pd_attr *a = &f->attrs[rec->attr];
@@ -898,6 +929,7 @@ int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sa
 		take_stack(field(&c, "user stack"), s);
 	if (type & (PERF_SAMPLE_WEIGHT | PERF_SAMPLE_WEIGHT_STRUCT))
 		s->weight = take_u64(field(&c, "weight"));
+	take_tail(&c, a, type);
 	if (c.overrun)
 		return pd_fail_record(f, rec, "its %s (%llu %s) passes the record's end: %zu of "
 				      "its %u bytes were left (sample_type 0x%llx)", c.field,

@@ -24,6 +24,8 @@
  *                         runtime address; in no mapping, module 0.
  *                         Names come later, from the binaries, as perf
  *                         script's do (symbols/symbolize.h).
+ *   KSYMBOL            -> a kernel map named after its symbol (a BPF program),
+ *                         whose frames have that name, as perf script shows.
  *   branch stack       -> the sample's branch stack (LBR), newest first, each
  *                         end a runtime address in the module of its map.
  *   labels             -> comm (the thread's name at the time of the
@@ -69,6 +71,7 @@ enum map_kind {
 struct map {
 	uint64_t start, end, pgoff;
 	pc_str_id name, build_id;
+	pc_str_id function;  /* a KSYMBOL's: the one function of its map */
 	enum map_kind kind;
 	uint32_t module; /* made on the first frame in it; 0 until then */
 };
@@ -377,6 +380,44 @@ static int on_mmap(struct pd_reader *r, const struct pd_record *rec)
 	return 0;
 }
 
+/*
+ * KSYMBOL {addr; u32 len; u16 type, flags; name}: kernel code outside
+ * kallsyms' knowledge (BPF programs, trampolines), a map named after its
+ * one symbol as perf makes it; flags 1 unregisters it.
+ */
+static int on_ksymbol(struct pd_reader *r, const struct pd_record *rec)
+{
+	struct pd_file *f = r->file;
+	size_t body = rec->size - 8u, name_len;
+	struct map map = { .kind = MAP_KERNEL };
+	uint32_t len;
+
+	if (body < 17)
+		return pd_fail_record(f, rec, "%zu bytes: too short for an address, length, type, "
+				      "flags and name", body);
+	map.start = pd_u64(f, rec->body);
+	len = pd_u32(f, rec->body + 8);
+	map.end = len > UINT64_MAX - map.start ? UINT64_MAX : map.start + len;
+	name_len = strnlen((const char *)rec->body + 16, body - 16);
+	if (pd_u16(f, rec->body + 14) & 1) { /* unregistered: its range is the kernel's again */
+		struct map *old = find_map(&r->kernel, map.start);
+
+		if (old && old->function && old->start == map.start) {
+			size_t at = (size_t)(old - r->kernel.maps);
+
+			memmove(old, old + 1, (r->kernel.nmaps - at - 1) * sizeof(*old));
+			r->kernel.nmaps--;
+			r->kernel.generation = ++r->generation;
+		}
+		return 0;
+	}
+	if (!len || !name_len)
+		return 0;
+	map.name = map.function = pc_model_intern(r->m, rec->body + 16, name_len);
+	add_map(r, &r->kernel, &map);
+	return 0;
+}
+
 /* COMM {pid, tid; comm}: a thread's (new) name. */
 static int on_comm(struct pd_reader *r, const struct pd_record *rec)
 {
@@ -489,6 +530,7 @@ static uint32_t resolve_frame(struct pd_reader *r, struct space *s, unsigned cpu
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	} else if (map->kind == MAP_KERNEL) {
 		frame.module = kernel_module(r, s, map);
+		frame.function = map->function;
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	} else {
 		frame.module = map_module(r, s, map);
@@ -781,6 +823,8 @@ static int on_record(void *data, const struct pd_record *rec)
 		return on_comm(r, rec);
 	case PERF_RECORD_FORK:
 		return on_fork(r, rec);
+	case PERF_RECORD_KSYMBOL:
+		return on_ksymbol(r, rec);
 	case PERF_RECORD_LOST:
 		if (body >= 16)
 			r->lost += pd_u64(r->file, rec->body + 8);

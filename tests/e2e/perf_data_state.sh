@@ -13,7 +13,8 @@
 #     old one before;
 #   - the kernel: a kernel module's map (pid -1, /lib/modules/.../xfs-mod.ko)
 #     is named [xfs_mod], as perf names it, and its frames and the kernel's
-#     get their names from the kallsyms given (--kallsyms);
+#     get their names from the kallsyms given (--kallsyms); a BPF program
+#     announced by a KSYMBOL record names its frames;
 #   - the same in pipe mode.
 # Checked on `profconv convert -t folded` (and --tid) byte for byte.
 #
@@ -42,6 +43,10 @@ def make(e):
            "/lib/modules/6.1.0/kernel/fs/xfs/xfs-mod.ko", 0, misc=s.MISC_KERNEL)
     r.comm(clock, 10, 10, "app", 1000, exec_=True)
     r.mmap2(clock, 10, 10, 0x400000, 0x2000, 0, "/nonexistent/state/prog", 1100)
+    # a BPF program (KSYMBOL type 1) at 0xffffffffc0100000, 0x200 bytes
+    ksym = (e.u64(0xFFFFFFFFC0100000) + e.u32(0x200) + e.u16(1) + e.u16(0) +
+            s.pad(b"bpf_prog_1234abcd_handler\0"))
+    r.add(17, s.MISC_KERNEL, ksym + clock.trailer(e, -1, 0, 1150))
     r.comm(clock, 10, 11, "first", 1200)
     r.fork(clock, s.FORK, 20, 10, 20, 10, 1500)
     r.round()
@@ -53,6 +58,8 @@ def make(e):
              chain=[s.CONTEXT_KERNEL, 0xFFFFFFFFC0001010, k + 0x100, s.CONTEXT_USER, 0x400200])
     r.sample(clock, s.MISC_USER, 0x400100, 20, 20, 3200, period=250000,
              chain=[s.CONTEXT_USER, 0x400100])
+    r.sample(clock, s.MISC_KERNEL, 0xFFFFFFFFC0100040, 10, 10, 3300, period=250000,
+             chain=[s.CONTEXT_KERNEL, 0xFFFFFFFFC0100040, k + 0x100, s.CONTEXT_USER, 0x400300])
     r.round()
     r.mmap2(clock, 10, 10, 0x400000, 0x1000, 0, "/nonexistent/state/other", 4000)
     r.sample(clock, s.MISC_USER, 0x400100, 10, 10, 5000, period=250000,
@@ -76,6 +83,7 @@ PY
 cat >"$TMPDIR/expected.folded" <<'EOF2'
 app;[other] 250000
 app;[prog] 250000
+app;[prog];kernel_entry;bpf_prog_1234abcd_handler 250000
 app;[prog];kernel_entry;xfs_thing 250000
 renamed;[prog] 250000
 EOF2
