@@ -199,7 +199,7 @@ if command -v perf >/dev/null 2>&1 && perf record -q -o /dev/null true >/dev/nul
 	measure "perf script alone" "$perfdata" sh -c "perf script -i '$perfdata' >/dev/null 2>&1"
 	measure "perf script | profconv -> pprof" "$perfdata" sh -c \
 		"perf script -i '$perfdata' 2>/dev/null | '$PROFCONV' convert -q -f perf-script -o build/bench/perfdata-text.pb.gz -"
-	measure_phases "profconv perf.data -> pprof" "$perfdata" -q -o build/bench/perfdata.pb.gz "$perfdata"
+	measure_phases "profconv perf.data -> pprof" "$perfdata" -o build/bench/perfdata.pb.gz "$perfdata"
 	echo "(targets: >= 10x the perf script pipeline, <= 256 MB peak RSS)"
 else
 	echo "profconv bench: perf.data skipped: perf cannot record here"
