@@ -1162,6 +1162,14 @@ const struct pc_value_type *pc_model_period_type(const struct pc_model *m)
 {
 	return &m->period_type;}
 
+void pc_pdb_id_key(const struct pc_pdb_id *id, char *buf, size_t size)
+{
+	const uint8_t *d4 = id->data4;
+
+	snprintf(buf, size, "%08x%04x%04x%02x%02x%02x%02x%02x%02x%02x%02x%x", id->data1, id->data2,
+		 id->data3, d4[0], d4[1], d4[2], d4[3], d4[4], d4[5], d4[6], d4[7], id->age);
+}
+
 void pc_model_want_names(struct pc_model *m)
 {
 	m->wants_names = true;

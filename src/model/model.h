@@ -33,6 +33,9 @@ struct pc_pdb_id {
 	uint32_t age;
 };
 
+/* The symbol-server key of a PDB: GUID (32 hex digits, as stored) and age in hex. */
+void pc_pdb_id_key(const struct pc_pdb_id *id, char *buf, size_t size);
+
 struct pc_module {
 	pc_str_id name;      /* path or file name of the binary */
 	pc_str_id build_id;  /* as the source gives it (SPT: GUID + age hex) */

@@ -463,15 +463,6 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 	return 0;
 }
 
-static void format_build_id(const struct spt_progid *prog, char *buf, size_t size)
-{
-	const uint8_t *d4 = prog->data4;
-
-	snprintf(buf, size, "%08x%04x%04x%02x%02x%02x%02x%02x%02x%02x%02x%x",
-		 prog->data1, prog->data2, prog->data3, d4[0], d4[1], d4[2], d4[3],
-		 d4[4], d4[5], d4[6], d4[7], prog->age);
-}
-
 static void add_fact_u64(struct pc_model *m, const char *key, bool hex,
 			 uint64_t value)
 {
@@ -514,15 +505,15 @@ static int add_modules(struct pc_ctx *ctx, struct pc_model *m, const struct spt_
 		char build_id[64];
 		struct pc_module module = { 0 };
 
-		format_build_id(prog, build_id, sizeof(build_id));
 		module.name = pc_model_intern(m, prog->name, prog->name_len);
-		module.build_id = pc_model_intern_cstr(m, build_id);
 		module.has_pdb = true;
 		module.pdb = (struct pc_pdb_id){
 			.data1 = prog->data1, .data2 = prog->data2, .data3 = prog->data3,
 			.age = prog->age,
 		};
 		memcpy(module.pdb.data4, prog->data4, sizeof(module.pdb.data4));
+		pc_pdb_id_key(&module.pdb, build_id, sizeof(build_id));
+		module.build_id = pc_model_intern_cstr(m, build_id);
 		(*modules)[i] = pc_model_add_module(m, &module);
 		if ((*modules)[i] > SPT_IP_MAX_MODULE)
 			return pc_fail_at(&ctx->err, FORMAT, file->hdr.progid_offset,
