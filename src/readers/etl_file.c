@@ -1,0 +1,335 @@
+/*
+ * etl_file.c - ETW trace buffers and event headers (etl_file.h).
+ */
+#include "readers/etl_file.h"
+
+#include "base/xpress.h"
+
+#include <stdarg.h>
+
+#define MAX_BUFFER_BYTES ((uint32_t)64 << 20)
+#define FLAG_COMPRESSED 0x40
+#define FLAG_EVENTS_LOST 0x02
+#define COMPRESSED_MODE 0x04000000u /* LogFileMode: EVENT_TRACE_COMPRESSED_MODE */
+#define FORMAT_XPRESS 3
+#define HEADER_BUFFER_TYPE 4
+
+struct etl_reader_state {
+	struct pc_ctx *ctx;
+	struct pc_input *in;
+	etl_event_fn fn;
+	void *data;
+	struct etl_file_stats *stats;
+	uint64_t offset;            /* of the buffer being read */
+	unsigned cpu;
+	uint32_t compression;       /* the header buffer's format; 0 before it is known */
+	bool compressed_mode;
+	bool first_event_seen;
+	uint8_t *plain;             /* a decompressed buffer's events */
+	size_t plain_cap;
+};
+
+/* ---- loads ---- */
+
+static uint64_t load(const struct etl_event *ev, size_t at, size_t n)
+{
+	uint64_t v = 0;
+
+	if (at > ev->payload_len || n > ev->payload_len - at)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)ev->payload[at + i] << (8 * i);
+	return v;
+}
+
+uint64_t etl_pointer(const struct etl_event *ev, size_t at)
+{
+	return load(ev, at, ev->pointer_size);
+}
+
+uint32_t etl_u32(const struct etl_event *ev, size_t at)
+{
+	return (uint32_t)load(ev, at, 4);
+}
+
+uint16_t etl_u16(const struct etl_event *ev, size_t at)
+{
+	return (uint16_t)load(ev, at, 2);
+}
+
+uint64_t etl_u64(const struct etl_event *ev, size_t at)
+{
+	return load(ev, at, 8);
+}
+
+/* ---- errors ---- */
+
+static int fail(struct etl_reader_state *s, const char *fmt, ...) PC_PRINTF(2, 3);
+
+static int fail(struct etl_reader_state *s, const char *fmt, ...)
+{
+	char message[300];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(message, sizeof(message), fmt, ap);
+	va_end(ap);
+	return pc_fail_at(&s->ctx->err, ETL_FORMAT, s->offset, "buffer: %s", message);
+}
+
+/* ---- event headers ---- */
+
+struct header_form {
+	uint8_t type;
+	enum etl_header_kind kind;
+	unsigned pointer_size;
+	size_t fixed;      /* bytes before the payload */
+	bool size_at_4;    /* the u16 size is at 4 (kernel headers), else at 0 */
+};
+
+static const struct header_form forms[] = {
+	{ 0x01, ETL_SYSTEM, 4, 0x20, true },   { 0x02, ETL_SYSTEM, 8, 0x20, true },
+	{ 0x03, ETL_SYSTEM, 4, 0x18, true },   { 0x04, ETL_SYSTEM, 8, 0x18, true },
+	{ 0x10, ETL_PERFINFO, 4, 0x10, true }, { 0x11, ETL_PERFINFO, 8, 0x10, true },
+	{ 0x0A, ETL_CLASSIC, 4, 0x30, false }, { 0x14, ETL_CLASSIC, 8, 0x30, false },
+	{ 0x0B, ETL_CLASSIC, 4, 0x48, false }, { 0x15, ETL_CLASSIC, 8, 0x48, false },
+	{ 0x12, ETL_MODERN, 4, 0x50, false },  { 0x13, ETL_MODERN, 8, 0x50, false },
+};
+
+static const struct header_form *form_of(uint8_t type)
+{
+	for (size_t i = 0; i < PC_ARRAY_SIZE(forms); i++)
+		if (forms[i].type == type)
+			return &forms[i];
+	return NULL;
+}
+
+static uint16_t le16(const uint8_t *p)
+{
+	return pc_le16(p);
+}
+
+/* PERFINFO: PEBS and PMC counters sit between the header and the payload. */
+static size_t perfinfo_extra(uint16_t version)
+{
+	return ((version & 0x8000) ? 8 : 0) + 8 * ((version >> 8) & 7);
+}
+
+/* MODERN: extended data items (8-aligned) between the header and the payload. */
+static bool skip_extended(const uint8_t *p, size_t size, size_t *at)
+{
+	for (;;) {
+		uint16_t item, linkage;
+
+		if (size - *at < 8)
+			return false;
+		item = le16(p + *at);
+		linkage = le16(p + *at + 4);
+		if (item < 8 || item > size - *at)
+			return false;
+		*at += ((size_t)item + 7) & ~(size_t)7;
+		if (*at > size)
+			*at = size;
+		if (!(linkage & 1))
+			return true;
+	}
+}
+
+static void decode_ids(struct etl_event *ev, const uint8_t *p)
+{
+	ev->has_ids = true;
+	ev->tid = pc_le32(p + 8);
+	ev->pid = pc_le32(p + 12);
+	ev->time = pc_le64(p + 16);
+}
+
+/* Decodes the header of the event at p (size bytes); false when its parts do not fit. */
+static bool decode_event(const struct header_form *form, const uint8_t *p, size_t size,
+			 struct etl_event *ev)
+{
+	size_t payload_at = form->fixed;
+
+	ev->kind = form->kind;
+	ev->pointer_size = form->pointer_size;
+	switch (form->kind) {
+	case ETL_SYSTEM:
+		ev->version = le16(p);
+		ev->hook = (uint16_t)(p[7] << 8 | p[6]);
+		decode_ids(ev, p);
+		break;
+	case ETL_PERFINFO:
+		ev->version = le16(p);
+		ev->hook = (uint16_t)(p[7] << 8 | p[6]);
+		ev->time = pc_le64(p + 8);
+		payload_at += perfinfo_extra(ev->version);
+		break;
+	case ETL_CLASSIC:
+		ev->opcode = p[4];
+		ev->version = le16(p + 6);
+		decode_ids(ev, p);
+		memcpy(ev->guid, p + 0x18, 16);
+		break;
+	case ETL_MODERN:
+		decode_ids(ev, p);
+		memcpy(ev->guid, p + 0x18, 16);
+		ev->id = le16(p + 0x28);
+		ev->version = p[0x2A];
+		ev->opcode = p[0x2D];
+		if ((le16(p + 4) & 1) && !skip_extended(p, size, &payload_at))
+			return false;
+		break;
+	}
+	if (payload_at > size)
+		return false;
+	ev->payload = p + payload_at;
+	ev->payload_len = size - payload_at;
+	return true;
+}
+
+/* The first event of the file: the EventTrace header (hook 0), with LogFileMode. */
+static void note_trace_header(struct etl_reader_state *s, const struct etl_event *ev)
+{
+	s->first_event_seen = true;
+	if (ev->kind == ETL_SYSTEM && ev->hook == 0)
+		s->compressed_mode = (etl_u32(ev, 32) & COMPRESSED_MODE) != 0;
+}
+
+static int walk_events(struct etl_reader_state *s, const uint8_t *events, size_t len)
+{
+	for (size_t at = 0; len - at >= 4;) {
+		const uint8_t *p = events + at;
+		const struct header_form *form;
+		struct etl_event ev = { .cpu = s->cpu, .offset = s->offset,
+					.at = at + ETL_BUFFER_HEADER_BYTES };
+		size_t size;
+
+		if (pc_le32(p) == 0xFFFFFFFFu)
+			break; /* the fill after the last event */
+		form = form_of(p[2]);
+		if (!form)
+			return fail(s, "event at 0x%zx: unknown header type 0x%02x (flags 0x%02x)",
+				    ev.at, p[2], p[3]);
+		if (len - at < form->fixed)
+			return fail(s, "event at 0x%zx: its %zu-byte header runs past the buffer's "
+				    "%zu bytes of events", ev.at, form->fixed, len);
+		size = form->size_at_4 ? le16(p + 4) : le16(p);
+		if (size < form->fixed || size > len - at)
+			return fail(s, "event at 0x%zx: size %zu, expected %zu to %zu (its header, up "
+				    "to the buffer's end)", ev.at, size, form->fixed, len - at);
+		if (!decode_event(form, p, size, &ev))
+			return fail(s, "event at 0x%zx: its header parts run past its %zu bytes",
+				    ev.at, size);
+		if (!s->first_event_seen)
+			note_trace_header(s, &ev);
+		s->stats->events++;
+		if (s->fn(s->data, &ev))
+			return -1;
+		at += (size + 7) & ~(size_t)7;
+		if (at > len)
+			break;
+	}
+	return 0;
+}
+
+/* ---- buffers ---- */
+
+static int decompress(struct etl_reader_state *s, const uint8_t *buffer, uint32_t size,
+		      uint32_t filled, const uint8_t **events)
+{
+	char err[200];
+	size_t out_len = filled - ETL_BUFFER_HEADER_BYTES;
+
+	if (!s->compressed_mode || s->compression != FORMAT_XPRESS)
+		return fail(s, "compressed with format %u (2 LZNT1, 3 Xpress, 4 Xpress Huffman): "
+			    "only Xpress (plain LZ77) is read", s->compression);
+	pc_grow(&s->plain, &s->plain_cap, out_len ? out_len : 1, 1);
+	if (pc_xpress_decompress(buffer + ETL_BUFFER_HEADER_BYTES, size - ETL_BUFFER_HEADER_BYTES,
+				 s->plain, out_len, err, sizeof(err)))
+		return fail(s, "its compressed events do not decompress to %zu bytes: %s",
+			    out_len, err);
+	*events = s->plain;
+	s->stats->compressed_buffers++;
+	return 0;
+}
+
+static int read_buffer(struct etl_reader_state *s, const uint8_t *b, uint32_t size)
+{
+	uint32_t filled = pc_le32(b + 0x30);
+	uint16_t flags = le16(b + 0x34);
+	const uint8_t *events = b + ETL_BUFFER_HEADER_BYTES;
+
+	s->cpu = b[0x28];
+	if (le16(b + 0x36) == HEADER_BUFFER_TYPE && !s->stats->buffers)
+		s->compression = pc_le32(b + 0x2C) & 0xFFFF;
+	s->stats->buffers++;
+	if (flags & FLAG_EVENTS_LOST)
+		s->stats->lost_buffers++;
+	if (filled <= ETL_BUFFER_HEADER_BYTES)
+		return 0; /* no events */
+	if (filled > MAX_BUFFER_BYTES || (!(flags & FLAG_COMPRESSED) && filled > size))
+		return fail(s, "filled bytes 0x%x (at 0x30): more than the buffer's 0x%x", filled,
+			    size);
+	if ((flags & FLAG_COMPRESSED) && decompress(s, b, size, filled, &events))
+		return -1;
+	return walk_events(s, events, filled - ETL_BUFFER_HEADER_BYTES);
+}
+
+bool etl_looks_like(const uint8_t *head, size_t len)
+{
+	uint32_t size, filled;
+
+	if (len < ETL_BUFFER_HEADER_BYTES + 8)
+		return false;
+	size = pc_le32(head);
+	filled = pc_le32(head + 0x30);
+	/* the header buffer, its first event the EventTrace header: a SYSTEM header, hook 0 */
+	return size >= ETL_BUFFER_HEADER_BYTES && size <= MAX_BUFFER_BYTES &&
+	       filled > ETL_BUFFER_HEADER_BYTES && filled <= size &&
+	       pc_le16(head + 0x36) == HEADER_BUFFER_TYPE &&
+	       (head[0x48 + 2] == 0x01 || head[0x48 + 2] == 0x02) && head[0x48 + 6] == 0 &&
+	       head[0x48 + 7] == 0;
+}
+
+int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, void *data,
+		    struct etl_file_stats *stats)
+{
+	struct etl_reader_state s = { .ctx = ctx, .in = in, .fn = fn, .data = data, .stats = stats };
+	int ret = 0;
+
+	memset(stats, 0, sizeof(*stats));
+	for (;;) {
+		const uint8_t *b;
+		size_t got;
+		uint32_t size;
+
+		s.offset = pc_input_offset(in);
+		got = pc_input_fill(in, ETL_BUFFER_HEADER_BYTES, &b);
+		if (!got)
+			break;
+		if (got < ETL_BUFFER_HEADER_BYTES) {
+			ret = fail(&s, "the trace ends inside a buffer header (%zu of %d bytes)", got,
+				   ETL_BUFFER_HEADER_BYTES);
+			break;
+		}
+		size = pc_le32(b);
+		if (size < ETL_BUFFER_HEADER_BYTES || size > MAX_BUFFER_BYTES) {
+			ret = fail(&s, "BufferSize 0x%x (at 0): expected 0x48 to 0x%x", size,
+				   MAX_BUFFER_BYTES);
+			break;
+		}
+		got = pc_input_fill(in, size, &b);
+		if (got < size) {
+			ret = fail(&s, "the trace ends inside a buffer: %zu of its 0x%x bytes", got,
+				   size);
+			break;
+		}
+		ret = read_buffer(&s, b, size);
+		if (ret)
+			break;
+		pc_input_consume(in, size);
+	}
+	free(s.plain);
+	if (!ret && !stats->buffers)
+		ret = pc_fail_at(&ctx->err, ETL_FORMAT, 0, "empty input: no buffer");
+	return ret;
+}

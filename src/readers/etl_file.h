@@ -1,0 +1,75 @@
+/*
+ * etl_file.h - the ETW trace file (.etl): its buffers (0x48-byte
+ * WMI_BUFFER_HEADER, the filled bytes, compressed buffers decompressed
+ * with MS-XCA plain LZ77) and the events in them, each header kind
+ * decoded (SYSTEM_TRACE_HEADER full and compact, PERFINFO_TRACE_HEADER,
+ * EVENT_TRACE_HEADER, EVENT_INSTANCE_GUID_HEADER, EVENT_HEADER; 32- and
+ * 64-bit forms, which set the payload's pointer size). Events are handed
+ * on in file order, with the processor of their buffer; nothing here
+ * knows what an event means (etl_reader.c does).
+ *
+ * Source: ../shared/research/etl.md sections 2-4 (Geoff Chappell's
+ * WMI_BUFFER_HEADER and trace-header pages, [MS-XCA] 2.4, PerfView's
+ * TraceEvent, snail-server's etl_file.cpp as summarized there).
+ * Not read: LZNT1 and Xpress-Huffman compressed buffers (refused with a
+ * message), WPP message headers (skipped by their size).
+ */
+#ifndef PC_ETL_FILE_H
+#define PC_ETL_FILE_H
+
+#include "base/ctx.h"
+#include "base/input.h"
+
+#define ETL_FORMAT "etl"
+#define ETL_BUFFER_HEADER_BYTES 0x48
+
+enum etl_header_kind {
+	ETL_SYSTEM,   /* SYSTEM_TRACE_HEADER (full or compact): kernel events with TID/PID */
+	ETL_PERFINFO, /* PERFINFO_TRACE_HEADER: kernel events without TID/PID */
+	ETL_CLASSIC,  /* EVENT_TRACE_HEADER / EVENT_INSTANCE_GUID_HEADER: GUID + type */
+	ETL_MODERN,   /* EVENT_HEADER: provider GUID + event id */
+};
+
+struct etl_event {
+	enum etl_header_kind kind;
+	unsigned pointer_size;      /* 4 or 8: of the header form, for the payload */
+	uint16_t hook;              /* SYSTEM, PERFINFO: group << 8 | type */
+	uint16_t version;
+	uint8_t opcode;             /* CLASSIC: Class.Type; MODERN: opcode */
+	uint16_t id;                /* MODERN: event id */
+	uint8_t guid[16];           /* CLASSIC, MODERN: provider / class GUID */
+	bool has_ids;               /* tid and pid are known (not PERFINFO) */
+	uint32_t tid, pid;
+	uint64_t time;              /* QPC ticks */
+	unsigned cpu;               /* of its buffer */
+	const uint8_t *payload;
+	size_t payload_len;
+	uint64_t offset;            /* of its buffer in the file */
+	size_t at;                  /* of the event in its buffer (decompressed) */
+};
+
+typedef int (*etl_event_fn)(void *data, const struct etl_event *ev);
+
+struct etl_file_stats {
+	uint64_t buffers, compressed_buffers, events, skipped_events;
+	uint64_t lost_buffers;      /* buffers flagged as having lost events */
+};
+
+/*
+ * Reads every buffer of in and hands each event to fn, in file order.
+ * 0, or -1 with ctx->err set (a located error: the buffer's offset and
+ * the event's place in it) or fn's -1.
+ */
+int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, void *data,
+		    struct etl_file_stats *stats);
+
+/* Whether head looks like the first buffer of an ETL file (probe). */
+bool etl_looks_like(const uint8_t *head, size_t len);
+
+/* Little-endian loads of a payload, 0 past its end. */
+uint64_t etl_pointer(const struct etl_event *ev, size_t at);
+uint32_t etl_u32(const struct etl_event *ev, size_t at);
+uint16_t etl_u16(const struct etl_event *ev, size_t at);
+uint64_t etl_u64(const struct etl_event *ev, size_t at);
+
+#endif

@@ -1,0 +1,918 @@
+/*
+ * etl_reader.c - reads the CPU samples of an ETW trace (.etl, from WPR,
+ * xperf, PerfView or Visual Studio) into the model.
+ *
+ * Source: ../shared/research/etl.md sections 4-6 (the kernel events'
+ * payloads and the rule set that reproduces PerfView's and snail-server's
+ * call trees); the buffers and event headers are etl_file.c's.
+ * What maps where:
+ *   PerfInfo SampledProfile -> one sample (column samples/count, and
+ *                         cpu/nanoseconds from the sampling interval, 1 ms
+ *                         unless SampledProfileInterval says otherwise);
+ *                         every sample is kept, the Idle process's too
+ *   StackWalk Stack, StackKeyKernel/User -> the sample's stack: the
+ *                         fragments of the same (EventTimeStamp, thread),
+ *                         its processor breaking ties, the kernel one
+ *                         before the user one; a key reference takes the
+ *                         first KeyCreate/KeyDelete/KeyRundown definition
+ *                         of that key at or after its own time; no stack:
+ *                         the sample's IP
+ *   address             -> the image loaded at the sample's time in its
+ *                         process (kernel addresses in process 0): module
+ *                         = the image (its path; its PDB GUID and age from
+ *                         KernelTraceControl DbgID_RSDS), frame = its RVA;
+ *                         else a frame of no module at the address
+ *   Process, Thread     -> labels pid, tid (numeric) and comm (the image
+ *                         name of the process; the thread's process from
+ *                         the Thread events, else the sample's own)
+ *   EventTrace header   -> comments (OS version, CPUs, pointer size),
+ *                         time_nanos (StartTime), duration (first to last
+ *                         sample)
+ * What is lost: every event but those above (they are counted by
+ * `profconv info`), sample priorities and DPC/ISR flags, thread names.
+ */
+#include "readers/etl_reader.h"
+
+#include "base/index.h"
+#include "base/sort.h"
+#include "base/utf16.h"
+#include "model/format.h"
+
+#define HOOK_TRACE_HEADER 0x0000
+#define HOOK_SAMPLE 0x0F2E
+#define HOOK_INTERVAL_SET 0x0F48
+#define HOOK_INTERVAL_START 0x0F49
+#define HOOK_STACK 0x1820
+#define HOOK_KEY_CREATE 0x1822
+#define HOOK_KEY_DELETE 0x1823
+#define HOOK_KEY_RUNDOWN 0x1824
+#define HOOK_KEY_KERNEL 0x1825
+#define HOOK_KEY_USER 0x1826
+#define HOOK_IMAGE_LOAD 0x030A
+#define HOOK_IMAGE_UNLOAD 0x1402
+#define HOOK_IMAGE_DCSTART 0x1403
+#define HOOK_IMAGE_KERNELBASE 0x1421
+#define HOOK_PROCESS_START 0x0301
+#define HOOK_PROCESS_DCSTART 0x0303
+#define HOOK_THREAD_START 0x0501
+#define HOOK_THREAD_DCSTART 0x0503
+#define KTC_DBGID_RSDS 0x24
+#define KERNEL_BOUNDARY_64 0xFFFF800000000000ULL
+#define KERNEL_BOUNDARY_32 0x80000000ULL
+#define MAX_STACK 1024
+
+/* KernelTraceControl's class GUID b3e675d7-2554-4f18-830b-2762732560de, as stored. */
+static const uint8_t kernel_trace_control[16] = {
+	0xd7, 0x75, 0xe6, 0xb3, 0x54, 0x25, 0x18, 0x4f,
+	0x83, 0x0b, 0x27, 0x62, 0x73, 0x25, 0x60, 0xde,
+};
+
+struct sample {
+	uint64_t time, ip;
+	uint32_t tid, cpu;
+	bool in_dpc_or_isr;
+};
+
+/* A stack fragment: frames of its own, or a key reference resolved at the end. */
+struct fragment {
+	uint64_t time;              /* EventTimeStamp: the sampled event's */
+	uint64_t ref_time;          /* a key reference: its own time */
+	uint64_t key;
+	uint32_t tid, pid, cpu;
+	uint32_t first, count;      /* frames[first, first + count), once known */
+	bool by_key, resolved;
+};
+
+struct key_definition {
+	uint64_t key, time;
+	uint32_t first, count;
+};
+
+struct image {
+	int32_t pid;
+	uint64_t base, size, loaded, unloaded;
+	pc_str_id path;
+	uint32_t module;            /* made on the first frame in it */
+	bool has_pdb;
+	struct pc_pdb_id pdb;
+};
+
+struct pdb_record {
+	int32_t pid;
+	uint64_t base;
+	struct pc_pdb_id pdb;
+};
+
+struct process {
+	uint32_t pid;
+	uint64_t time;
+	pc_str_id name;
+};
+
+struct thread {
+	uint32_t tid, pid;
+	uint64_t time;
+};
+
+struct etl_reader {
+	struct pc_ctx *ctx;
+	struct pc_model *m;
+	unsigned pointer_size;
+	uint64_t perf_freq, start_filetime, header_time, interval_100ns;
+	uint32_t cpus, os_major, os_minor, os_build;
+	bool have_header;
+
+	struct sample *samples;
+	size_t nsamples, samples_cap;
+	struct fragment *fragments;
+	size_t nfragments, fragments_cap;
+	struct key_definition *keys;
+	size_t nkeys, keys_cap;
+	uint64_t *frames;           /* of fragments and key definitions */
+	size_t nframes, frames_cap;
+	struct image *images;
+	size_t nimages, images_cap;
+	struct pdb_record *pdbs;
+	size_t npdbs, pdbs_cap;
+	struct process *processes;
+	size_t nprocesses, processes_cap;
+	struct thread *threads;
+	size_t nthreads, threads_cap;
+
+	uint64_t undefined_keys, unknown_frames;
+	pc_str_id key_comm, key_pid, key_tid;
+};
+
+/* ---- collecting ---- */
+
+static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, size_t at,
+			    uint32_t *count)
+{
+	size_t n = ev->payload_len > at ? (ev->payload_len - at) / ev->pointer_size : 0;
+	uint32_t first = (uint32_t)r->nframes;
+
+	if (n > MAX_STACK)
+		n = MAX_STACK;
+	pc_grow(&r->frames, &r->frames_cap, r->nframes + n, sizeof(*r->frames));
+	for (size_t i = 0; i < n; i++)
+		r->frames[r->nframes++] = etl_pointer(ev, at + i * ev->pointer_size);
+	*count = (uint32_t)n;
+	return first;
+}
+
+static void on_trace_header(struct etl_reader *r, const struct etl_event *ev)
+{
+	size_t p = ev->pointer_size == 8 ? 8 : 0;
+	uint32_t version = etl_u32(ev, 4);
+
+	r->have_header = true;
+	r->pointer_size = etl_u32(ev, 44) == 4 ? 4 : 8;
+	r->cpus = etl_u32(ev, 12);
+	r->os_major = version & 0xFF;
+	r->os_minor = version >> 8 & 0xFF;
+	r->os_build = etl_u32(ev, 8);
+	r->perf_freq = etl_u64(ev, 248 + p);
+	r->start_filetime = etl_u64(ev, 256 + p);
+	r->header_time = ev->time;
+}
+
+static void on_sample(struct etl_reader *r, const struct etl_event *ev)
+{
+	pc_grow(&r->samples, &r->samples_cap, r->nsamples + 1, sizeof(*r->samples));
+	r->samples[r->nsamples++] = (struct sample){
+		.time = ev->time, .ip = etl_pointer(ev, 0),
+		.tid = etl_u32(ev, ev->pointer_size), .cpu = ev->cpu,
+		.in_dpc_or_isr = (etl_u16(ev, ev->pointer_size + 6) & 3) != 0,
+	};
+}
+
+static void on_stack(struct etl_reader *r, const struct etl_event *ev, bool by_key)
+{
+	struct fragment f = {
+		.time = etl_u64(ev, 0), .pid = etl_u32(ev, 8), .tid = etl_u32(ev, 12), .cpu = ev->cpu,
+		.by_key = by_key,
+	};
+
+	if (by_key) {
+		f.key = etl_pointer(ev, 16);
+		f.ref_time = ev->time;
+	} else {
+		f.first = keep_frames(r, ev, 16, &f.count);
+		f.resolved = true;
+	}
+	pc_grow(&r->fragments, &r->fragments_cap, r->nfragments + 1, sizeof(*r->fragments));
+	r->fragments[r->nfragments++] = f;
+}
+
+static void on_key_definition(struct etl_reader *r, const struct etl_event *ev)
+{
+	struct key_definition k = { .key = etl_pointer(ev, 0), .time = ev->time };
+
+	k.first = keep_frames(r, ev, ev->pointer_size, &k.count);
+	pc_grow(&r->keys, &r->keys_cap, r->nkeys + 1, sizeof(*r->keys));
+	r->keys[r->nkeys++] = k;
+}
+
+/* UTF-16 text at payload[at, ...) up to its NUL, interned as UTF-8. */
+static pc_str_id utf16_text(struct etl_reader *r, const struct etl_event *ev, size_t at)
+{
+	size_t end = at, len;
+	uint8_t *utf8;
+	pc_str_id id;
+	size_t bad;
+
+	while (end + 1 < ev->payload_len && (ev->payload[end] || ev->payload[end + 1]))
+		end += 2;
+	if (at >= end)
+		return 0;
+	utf8 = pc_xmalloc(PC_UTF16_UTF8_MAX(end - at) + 1);
+	if (pc_utf16_to_utf8(ev->payload + at, end - at, PC_UTF16_LE, utf8, &len, &bad))
+		len = len; /* a lone surrogate: the text before it */
+	id = pc_model_intern(r->m, utf8, len);
+	free(utf8);
+	return id;
+}
+
+/* The image's file name: its path after the last '\\'. */
+static pc_str_id file_name(struct etl_reader *r, const struct etl_event *ev, size_t at)
+{
+	pc_str_id path = utf16_text(r, ev, at);
+	const char *text = pc_str(r->m, path), *slash = strrchr(text, '\\');
+
+	return slash ? pc_model_intern_cstr(r->m, slash + 1) : path;
+}
+
+static void on_image(struct etl_reader *r, const struct etl_event *ev)
+{
+	size_t p = ev->pointer_size;
+	struct image im = {
+		.base = etl_pointer(ev, 0), .size = etl_pointer(ev, p),
+		.pid = (int32_t)etl_u32(ev, 2 * p), .unloaded = UINT64_MAX,
+		.loaded = ev->hook == HOOK_IMAGE_LOAD ? ev->time : 0,
+	};
+
+	if (ev->hook == HOOK_IMAGE_UNLOAD) {
+		for (size_t i = r->nimages; i > 0; i--) {
+			struct image *old = &r->images[i - 1];
+
+			if (old->pid == im.pid && old->base == im.base && old->unloaded == UINT64_MAX) {
+				old->unloaded = ev->time;
+				break;
+			}
+		}
+		return;
+	}
+	im.path = file_name(r, ev, 3 * p + 32);
+	pc_grow(&r->images, &r->images_cap, r->nimages + 1, sizeof(*r->images));
+	r->images[r->nimages++] = im;
+}
+
+static void on_dbgid(struct etl_reader *r, const struct etl_event *ev)
+{
+	size_t p = ev->pointer_size;
+	const uint8_t *g;
+	struct pdb_record rec = { .base = etl_pointer(ev, 0), .pid = (int32_t)etl_u32(ev, p) };
+
+	if (ev->payload_len < p + 24)
+		return;
+	g = ev->payload + p + 4;
+	rec.pdb.data1 = pc_le32(g);
+	rec.pdb.data2 = pc_le16(g + 4);
+	rec.pdb.data3 = pc_le16(g + 6);
+	memcpy(rec.pdb.data4, g + 8, 8);
+	rec.pdb.age = etl_u32(ev, p + 20);
+	pc_grow(&r->pdbs, &r->pdbs_cap, r->npdbs + 1, sizeof(*r->pdbs));
+	r->pdbs[r->npdbs++] = rec;
+}
+
+/* The ImageFileName of a Process event: after the SID, whose size depends on it. */
+static void on_process(struct etl_reader *r, const struct etl_event *ev)
+{
+	size_t p = ev->pointer_size, at = ev->version >= 4 ? 2 * p + 20 : 2 * p + 16, end;
+	struct process pr = { .pid = etl_u32(ev, p), .time = ev->time };
+
+	if (etl_u32(ev, at) == 0) {
+		at += 4;
+	} else {
+		size_t sid = at + 2 * p;
+
+		if (sid + 2 > ev->payload_len)
+			return;
+		at = sid + 8 + 4 * (size_t)ev->payload[sid + 1];
+	}
+	for (end = at; end < ev->payload_len && ev->payload[end]; end++)
+		;
+	if (at >= ev->payload_len)
+		return;
+	pr.name = pc_model_intern(r->m, ev->payload + at, end - at);
+	pc_grow(&r->processes, &r->processes_cap, r->nprocesses + 1, sizeof(*r->processes));
+	r->processes[r->nprocesses++] = pr;
+}
+
+static void on_thread(struct etl_reader *r, const struct etl_event *ev)
+{
+	struct thread t = { .pid = etl_u32(ev, 0), .tid = etl_u32(ev, 4), .time = ev->time };
+
+	if (ev->hook == HOOK_THREAD_DCSTART)
+		t.time = 0; /* it was there before the trace */
+	pc_grow(&r->threads, &r->threads_cap, r->nthreads + 1, sizeof(*r->threads));
+	r->threads[r->nthreads++] = t;
+}
+
+static int on_event(void *data, const struct etl_event *ev)
+{
+	struct etl_reader *r = data;
+
+	if (ev->kind == ETL_CLASSIC) {
+		if (!memcmp(ev->guid, kernel_trace_control, 16) && ev->opcode == KTC_DBGID_RSDS)
+			on_dbgid(r, ev);
+		return 0;
+	}
+	if (ev->kind != ETL_SYSTEM && ev->kind != ETL_PERFINFO)
+		return 0;
+	switch (ev->hook) {
+	case HOOK_TRACE_HEADER:
+		if (!r->have_header)
+			on_trace_header(r, ev);
+		break;
+	case HOOK_SAMPLE:
+		on_sample(r, ev);
+		break;
+	case HOOK_INTERVAL_SET:
+	case HOOK_INTERVAL_START:
+		if (etl_u32(ev, 0) == 0 && etl_u32(ev, 4)) /* source 0: the timer */
+			r->interval_100ns = etl_u32(ev, 4);
+		break;
+	case HOOK_STACK:
+		on_stack(r, ev, false);
+		break;
+	case HOOK_KEY_KERNEL:
+	case HOOK_KEY_USER:
+		on_stack(r, ev, true);
+		break;
+	case HOOK_KEY_CREATE:
+	case HOOK_KEY_DELETE:
+	case HOOK_KEY_RUNDOWN:
+		on_key_definition(r, ev);
+		break;
+	case HOOK_IMAGE_LOAD:
+	case HOOK_IMAGE_UNLOAD:
+	case HOOK_IMAGE_DCSTART:
+	case HOOK_IMAGE_KERNELBASE:
+		on_image(r, ev);
+		break;
+	case HOOK_PROCESS_START:
+	case HOOK_PROCESS_DCSTART:
+		on_process(r, ev);
+		break;
+	case HOOK_THREAD_START:
+	case HOOK_THREAD_DCSTART:
+		on_thread(r, ev);
+		break;
+	default:
+		break;
+	}
+	return 0;
+}
+
+/* ---- resolving ---- */
+
+static int compare_keys(const void *a, const void *b)
+{
+	const struct key_definition *x = a, *y = b;
+
+	if (x->key != y->key)
+		return x->key < y->key ? -1 : 1;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/* A key reference takes the first definition of its key at or after its own time. */
+static void resolve_keys(struct etl_reader *r)
+{
+	qsort(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
+	for (size_t i = 0; i < r->nfragments; i++) {
+		struct fragment *f = &r->fragments[i];
+		size_t lo = 0, hi = r->nkeys;
+
+		if (!f->by_key)
+			continue;
+		while (lo < hi) {
+			size_t mid = lo + (hi - lo) / 2;
+			const struct key_definition *k = &r->keys[mid];
+
+			if (k->key < f->key || (k->key == f->key && k->time < f->ref_time))
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		if (lo < r->nkeys && r->keys[lo].key == f->key) {
+			f->first = r->keys[lo].first;
+			f->count = r->keys[lo].count;
+			f->resolved = true;
+		} else {
+			r->undefined_keys++;
+		}
+	}
+}
+
+static int compare_fragments(const void *a, const void *b)
+{
+	const struct fragment *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* The first fragment of (time, tid), or nfragments. */
+static size_t first_fragment(const struct etl_reader *r, uint64_t time, uint32_t tid)
+{
+	size_t lo = 0, hi = r->nfragments;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct fragment *f = &r->fragments[mid];
+
+		if (f->time < time || (f->time == time && f->tid < tid))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static bool is_kernel_address(const struct etl_reader *r, uint64_t address)
+{
+	return address >= (r->pointer_size == 4 ? KERNEL_BOUNDARY_32 : KERNEL_BOUNDARY_64);
+}
+
+static int compare_images(const void *a, const void *b)
+{
+	const struct image *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	if (x->base != y->base)
+		return x->base < y->base ? -1 : 1;
+	return (x->loaded > y->loaded) - (x->loaded < y->loaded);
+}
+
+static int compare_pdbs(const void *a, const void *b)
+{
+	const struct pdb_record *x = a, *y = b;
+
+	if (x->pid != y->pid)
+		return x->pid < y->pid ? -1 : 1;
+	return (x->base > y->base) - (x->base < y->base);
+}
+
+/* Each image's PDB identity: the DbgID_RSDS of its process and base. */
+static void attach_pdbs(struct etl_reader *r)
+{
+	size_t j = 0;
+
+	qsort(r->images, r->nimages, sizeof(*r->images), compare_images);
+	qsort(r->pdbs, r->npdbs, sizeof(*r->pdbs), compare_pdbs);
+	for (size_t i = 0; i < r->nimages; i++) {
+		struct image *im = &r->images[i];
+
+		while (j < r->npdbs && (r->pdbs[j].pid < im->pid ||
+					(r->pdbs[j].pid == im->pid && r->pdbs[j].base < im->base)))
+			j++;
+		if (j < r->npdbs && r->pdbs[j].pid == im->pid && r->pdbs[j].base == im->base) {
+			im->has_pdb = true;
+			im->pdb = r->pdbs[j].pdb;
+		}
+	}
+}
+
+/* The image holding address in process pid at time, or NULL. */
+static struct image *image_at(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time)
+{
+	size_t lo = 0, hi = r->nimages;
+
+	while (lo < hi) { /* the first image after (pid, address) */
+		size_t mid = lo + (hi - lo) / 2;
+		const struct image *im = &r->images[mid];
+
+		if (im->pid < pid || (im->pid == pid && im->base <= address))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo, seen = 0; i > 0 && seen < 64; i--, seen++) {
+		struct image *im = &r->images[i - 1];
+
+		if (im->pid != pid)
+			break;
+		if (address - im->base < im->size && im->loaded <= time && time < im->unloaded)
+			return im;
+	}
+	return NULL;
+}
+
+static uint32_t image_module(struct etl_reader *r, struct image *im)
+{
+	struct pc_module module = { .name = im->path, .has_pdb = im->has_pdb, .pdb = im->pdb };
+	char key[64];
+
+	if (im->module)
+		return im->module;
+	if (im->has_pdb) {
+		pc_pdb_id_key(&im->pdb, key, sizeof(key));
+		module.build_id = pc_model_intern_cstr(r->m, key);
+	}
+	im->module = pc_model_add_module(r->m, &module);
+	return im->module;
+}
+
+static uint32_t frame_of(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time)
+{
+	struct image *im = image_at(r, is_kernel_address(r, address) ? 0 : pid, address, time);
+	struct pc_frame frame = { .flags = PC_FRAME_HAS_ADDRESS, .address = address };
+
+	if (im && im->path) {
+		frame.module = image_module(r, im);
+		frame.address = address - im->base;
+	} else {
+		frame.flags |= PC_FRAME_ABSOLUTE;
+		r->unknown_frames++;
+	}
+	return pc_model_add_frame(r->m, &frame);
+}
+
+static int compare_threads(const void *a, const void *b)
+{
+	const struct thread *x = a, *y = b;
+
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/* The process of thread tid at time: its last Thread event before then (else its first). */
+static bool thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid)
+{
+	size_t lo = 0, hi = r->nthreads;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct thread *t = &r->threads[mid];
+
+		if (t->tid < tid || (t->tid == tid && t->time <= time))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo > 0 && r->threads[lo - 1].tid == tid) {
+		*pid = r->threads[lo - 1].pid;
+		return true;
+	}
+	if (lo < r->nthreads && r->threads[lo].tid == tid) {
+		*pid = r->threads[lo].pid;
+		return true;
+	}
+	return false;
+}
+
+static pc_str_id process_name(const struct etl_reader *r, uint32_t pid, uint64_t time)
+{
+	pc_str_id name = 0;
+
+	for (size_t i = 0; i < r->nprocesses; i++) /* few processes: a scan */
+		if (r->processes[i].pid == pid && (!name || r->processes[i].time <= time))
+			name = r->processes[i].name;
+	return name;
+}
+
+static int compare_samples(const void *a, const void *b)
+{
+	const struct sample *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
+}
+
+/* ---- samples into the model ---- */
+
+struct emitter {
+	int col_samples, col_cpu;
+	uint64_t ns_per_sample;
+	uint32_t *frames;
+	struct pc_index label_index;  /* (pid, tid) -> label set + 1 */
+	uint64_t *label_keys;
+	uint32_t *label_sets;
+	size_t nlabels, labels_cap;
+};
+
+static bool label_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct emitter *e = ctx;
+
+	return e->label_keys[id - 1] == *(const uint64_t *)key;
+}
+
+static uint32_t labels_for(struct etl_reader *r, struct emitter *e, bool has_pid, uint32_t pid,
+			   uint32_t tid, uint64_t time)
+{
+	uint64_t key = (uint64_t)(has_pid ? pid : UINT32_MAX) << 32 | tid;
+	uint32_t at = pc_index_find(&e->label_index, pc_hash_u64(key), label_equal, e, &key);
+	struct pc_label labels[3];
+	size_t n = 0;
+	pc_str_id comm;
+
+	if (at)
+		return e->label_sets[at - 1];
+	comm = has_pid ? process_name(r, pid, time) : 0;
+	if (comm)
+		labels[n++] = (struct pc_label){ .key = r->key_comm, .str = comm };
+	if (has_pid)
+		labels[n++] = (struct pc_label){ .key = r->key_pid, .num = pid, .unit = r->key_pid };
+	labels[n++] = (struct pc_label){ .key = r->key_tid, .num = tid, .unit = r->key_tid };
+	if (e->nlabels == e->labels_cap) {
+		size_t cap = e->labels_cap;
+
+		pc_grow(&e->label_keys, &e->labels_cap, e->nlabels + 1, sizeof(*e->label_keys));
+		pc_grow(&e->label_sets, &cap, e->nlabels + 1, sizeof(*e->label_sets));
+	}
+	e->label_keys[e->nlabels] = key;
+	e->label_sets[e->nlabels++] = pc_model_add_labels(r->m, labels, n);
+	pc_index_add(&e->label_index, pc_hash_u64(key), (uint32_t)e->nlabels);
+	return e->label_sets[e->nlabels - 1];
+}
+
+static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment *f)
+{
+	return f->count && is_kernel_address(r, r->frames[f->first + f->count - 1]);
+}
+
+/* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
+static void pick_fragments(const struct etl_reader *r, const struct sample *s, bool shared,
+			   const struct fragment **kernel, const struct fragment **user)
+{
+	*kernel = *user = NULL;
+	for (size_t i = first_fragment(r, s->time, s->tid);
+	     i < r->nfragments && r->fragments[i].time == s->time && r->fragments[i].tid == s->tid;
+	     i++) {
+		const struct fragment *f = &r->fragments[i];
+
+		if (!f->resolved || (shared && f->cpu != s->cpu))
+			continue;
+		if (is_kernel_fragment(r, f))
+			*kernel = f;
+		else
+			*user = f;
+	}
+}
+
+static size_t sample_frames(struct etl_reader *r, struct emitter *e, const struct sample *s,
+			    bool shared, int32_t pid, uint32_t *fallback_pid)
+{
+	const struct fragment *kernel, *user, *parts[2];
+	size_t n = 0;
+
+	pick_fragments(r, s, shared, &kernel, &user);
+	parts[0] = kernel;
+	parts[1] = user;
+	for (int k = 0; k < 2; k++) {
+		const struct fragment *f = parts[k];
+
+		if (!f)
+			continue;
+		*fallback_pid = f->pid;
+		for (uint32_t i = 0; i < f->count && n < MAX_STACK * 2; i++)
+			e->frames[n++] = frame_of(r, pid, r->frames[f->first + i], s->time);
+	}
+	if (!n)
+		e->frames[n++] = frame_of(r, pid, s->ip, s->time);
+	return n;
+}
+
+static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
+		       bool shared)
+{
+	uint32_t pid = 0, fallback = UINT32_MAX;
+	bool has_pid = s->tid == 0 || thread_process(r, s->tid, s->time, &pid);
+	struct pc_sample sample = { 0 };
+	size_t n = sample_frames(r, e, s, shared, has_pid ? (int32_t)pid : -1, &fallback);
+
+	if (!has_pid && fallback != UINT32_MAX) { /* the stack says whose it is */
+		pid = fallback;
+		has_pid = true;
+		n = sample_frames(r, e, s, shared, (int32_t)pid, &fallback);
+	}
+	sample.stack = pc_model_add_stack(r->m, e->frames, n);
+	sample.labels = labels_for(r, e, has_pid, pid, s->tid, s->time);
+	if (pc_model_add_sample(r->m, &sample, (size_t)e->col_samples, 1) ||
+	    pc_model_add_sample(r->m, &sample, (size_t)e->col_cpu, e->ns_per_sample))
+		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "the sample counts pass 2^63-1");
+	return 0;
+}
+
+static int emit_samples(struct etl_reader *r)
+{
+	struct emitter e = { 0 };
+	int ret = 0;
+
+	e.ns_per_sample = (r->interval_100ns ? r->interval_100ns : 10000) * 100;
+	e.col_samples = pc_model_add_event_column(r->m, "samples", "count", "cpu", PC_ROLE_SAMPLES);
+	e.col_cpu = pc_model_add_event_column(r->m, "cpu", "nanoseconds", "cpu", PC_ROLE_WEIGHT);
+	if (e.col_samples < 0 || e.col_cpu < 0)
+		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "more than %d value columns",
+			       PC_MAX_COLUMNS);
+	if (pc_model_default_column(r->m) < 0)
+		pc_model_set_default_column(r->m, e.col_samples);
+	e.frames = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frames));
+	pc_index_init(&e.label_index);
+	for (size_t i = 0; i < r->nsamples && !ret; i++) {
+		const struct sample *s = &r->samples[i];
+		bool shared = (i > 0 && s[-1].time == s->time && s[-1].tid == s->tid) ||
+			      (i + 1 < r->nsamples && s[1].time == s->time && s[1].tid == s->tid);
+
+		ret = emit_sample(r, &e, s, shared);
+	}
+	free(e.frames);
+	free(e.label_keys);
+	free(e.label_sets);
+	pc_index_release(&e.label_index);
+	return ret;
+}
+
+/* ---- the end ---- */
+
+static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stats)
+{
+	pc_model_add_source(r->m, ETL_FORMAT);
+	if (r->have_header) {
+		pc_model_add_comment(r->m, "etl: Windows %u.%u build %u, %u CPUs, %u-bit pointers",
+				     r->os_major, r->os_minor, r->os_build, r->cpus,
+				     8 * r->pointer_size);
+		if (r->start_filetime > 116444736000000000ULL)
+			pc_model_set_time(r->m, (int64_t)((r->start_filetime - 116444736000000000ULL) *
+							  100), pc_model_duration_nanos(r->m));
+	}
+	if (r->nsamples > 1 && r->perf_freq) {
+		uint64_t ticks = r->samples[r->nsamples - 1].time - r->samples[0].time;
+
+		pc_model_set_time(r->m, pc_model_time_nanos(r->m),
+				  (int64_t)((double)ticks * 1e9 / (double)r->perf_freq));
+	}
+	if (stats->lost_buffers)
+		pc_model_add_comment(r->m, "etl: %llu buffers report lost events",
+				     (unsigned long long)stats->lost_buffers);
+}
+
+static int warn_gaps(struct etl_reader *r)
+{
+	if (!r->nsamples &&
+	    pc_warn(r->ctx, ETL_FORMAT, "no CPU samples in the trace: record them with the "
+		    "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
+		    "Profile, or wpr -start CPU)"))
+		return -1;
+	if (r->undefined_keys &&
+	    pc_warn(r->ctx, ETL_FORMAT, "%llu stack key reference(s) never defined: those "
+		    "samples keep the other part of their stack, or their IP",
+		    (unsigned long long)r->undefined_keys))
+		return -1;
+	return 0;
+}
+
+static void reader_release(struct etl_reader *r)
+{
+	free(r->samples);
+	free(r->fragments);
+	free(r->keys);
+	free(r->frames);
+	free(r->images);
+	free(r->pdbs);
+	free(r->processes);
+	free(r->threads);
+}
+
+static int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
+{
+	struct etl_reader r = { .ctx = ctx, .m = m, .pointer_size = 8 };
+	struct etl_file_stats stats;
+	int ret;
+
+	r.key_comm = pc_model_intern_cstr(m, "comm");
+	r.key_pid = pc_model_intern_cstr(m, "pid");
+	r.key_tid = pc_model_intern_cstr(m, "tid");
+	ret = etl_read_events(ctx, in, on_event, &r, &stats);
+	if (!ret) {
+		resolve_keys(&r);
+		qsort(r.fragments, r.nfragments, sizeof(*r.fragments), compare_fragments);
+		qsort(r.samples, r.nsamples, sizeof(*r.samples), compare_samples);
+		qsort(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
+		attach_pdbs(&r);
+		ret = emit_samples(&r);
+	}
+	if (!ret) {
+		add_metadata(&r, &stats);
+		ret = warn_gaps(&r);
+	}
+	reader_release(&r);
+	return ret;
+}
+
+/* ---- for info ---- */
+
+struct etl_reader *etl_reader_new(struct pc_ctx *ctx, struct pc_model *m)
+{
+	struct etl_reader *r = pc_xcalloc(1, sizeof(*r));
+
+	r->ctx = ctx;
+	r->m = m;
+	r->pointer_size = 8;
+	return r;
+}
+
+void etl_reader_free(struct etl_reader *r)
+{
+	if (!r)
+		return;
+	reader_release(r);
+	free(r);
+}
+
+int etl_reader_event(void *r, const struct etl_event *ev)
+{
+	return on_event(r, ev);
+}
+
+static void print_process(const struct etl_reader *r, FILE *out, uint32_t pid, uint64_t samples)
+{
+	pc_str_id name = process_name(r, pid, UINT64_MAX);
+
+	fprintf(out, "  %6u %-28s %llu\n", pid, name ? pc_str(r->m, name) : "?",
+		(unsigned long long)samples);
+}
+
+void etl_reader_print_summary(struct etl_reader *r, FILE *out, size_t n)
+{
+	uint32_t *pids = pc_xmalloc((r->nsamples + 1) * sizeof(*pids));
+	uint64_t *counts = pc_xcalloc(r->nsamples + 1, sizeof(*counts));
+	size_t npids = 0;
+
+	qsort(r->samples, r->nsamples, sizeof(*r->samples), compare_samples);
+	qsort(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
+	fprintf(out, "first samples PerfView keeps (not on an idle thread outside a DPC or ISR; "
+		"ms from the trace header, pid, tid, IP):\n");
+	for (size_t i = 0, shown = 0; i < r->nsamples && shown < n; i++) {
+		const struct sample *s = &r->samples[i];
+		uint32_t pid = 0;
+		bool known = s->tid == 0 || thread_process(r, s->tid, s->time, &pid);
+
+		if (s->tid == 0 && !s->in_dpc_or_isr)
+			continue;
+		shown++;
+		fprintf(out, "  %.3f pid %s%u tid %u ip 0x%llx\n", r->perf_freq ?
+			(double)(s->time - r->header_time) * 1000.0 / (double)r->perf_freq : 0.0,
+			known ? "" : "? ", pid, s->tid, (unsigned long long)s->ip);
+	}
+	for (size_t i = 0; i < r->nsamples; i++) { /* samples per process, in pid order below */
+		uint32_t pid = 0;
+		size_t j;
+
+		if (r->samples[i].tid && !thread_process(r, r->samples[i].tid, r->samples[i].time, &pid))
+			pid = UINT32_MAX;
+		for (j = 0; j < npids && pids[j] != pid; j++)
+			;
+		if (j == npids)
+			pids[npids++] = pid;
+		counts[j]++;
+	}
+	fprintf(out, "processes with CPU samples (pid, image, samples):\n");
+	for (size_t j = 0; j < npids; j++)
+		if (pids[j] != UINT32_MAX)
+			print_process(r, out, pids[j], counts[j]);
+		else
+			fprintf(out, "  %6s %-28s %llu\n", "?", "(thread of no known process)",
+				(unsigned long long)counts[j]);
+	free(pids);
+	free(counts);
+}
+
+static int etl_probe(const uint8_t *head, size_t len)
+{
+	return etl_looks_like(head, len) ? PC_PROBE_CERTAIN : PC_PROBE_NO;
+}
+
+int etl_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views);
+
+static const char *const etl_extensions[] = { ".etl", NULL };
+
+const struct pc_reader pc_etl_reader = {
+	.name = "etl",
+	.extensions = etl_extensions,
+	.summary = "Windows ETW trace (WPR, xperf, PerfView): kernel CPU samples with their stacks",
+	.provides = PC_PART_ADDRESSES | PC_PART_STACKS,
+	.probe = etl_probe,
+	.read = etl_read,
+	.info = etl_info,
+};
