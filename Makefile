@@ -26,7 +26,7 @@ SOVERSION := 0
 LIBVERSION := 0.1.0
 
 CFLAGS ?= -O2 -g
-PKGS := zlib libdeflate libprotobuf-c libxml-2.0 libelf libdw libzstd
+PKGS := zlib libdeflate libprotobuf-c libxml-2.0 libelf libdw libzstd libzip
 # libiberty (cplus_demangle) has no pkg-config file: Debian's libiberty-dev
 # puts its headers in /usr/include/libiberty.
 LIBIBERTY_CFLAGS := -isystem /usr/include/libiberty

@@ -9,8 +9,9 @@ set -eu
 # symbolizer (--symbols): ELF symbol tables, build ids, demangling;
 # libdw (elfutils' libdwfl) unwinds perf.data's --call-graph dwarf samples
 # and libzstd decompresses perf record -z captures; binutils' addr2line
-# names their frames' inlined functions, as perf script does.
-BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev libelf-dev libdw-dev libzstd-dev libiberty-dev binutils"
+# names their frames' inlined functions, as perf script does; libzip opens
+# Visual Studio's .diagsession packages (ZIP) by member name, from memory.
+BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev protobuf-c-compiler libxml2-dev libcmocka-dev libelf-dev libdw-dev libzstd-dev libzip-dev libiberty-dev binutils"
 # protoc --decode, the real pprof (built from Debian's source with Go),
 # AutoFDO's create_gcov/dump_gcov, llvm-profgen, clang for libFuzzer and
 # sanitizers, python3 for test oracles; lld-14 and mingw-w64 gcc build the

@@ -5,6 +5,7 @@ extern const struct pc_reader pc_spt_reader;
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_reader pc_perf_data_reader;
 extern const struct pc_reader pc_etl_reader;
+extern const struct pc_reader pc_diagsession_reader;
 extern const struct pc_reader pc_folded_reader;
 extern const struct pc_reader pc_sampler_reader;
 extern const struct pc_reader pc_vsperf_reader;
@@ -24,6 +25,7 @@ const struct pc_reader *const pc_readers[] = {
 	&pc_perf_script_reader,
 	&pc_perf_data_reader,
 	&pc_etl_reader,
+	&pc_diagsession_reader,
 	&pc_folded_reader,
 	&pc_sampler_reader,
 	&pc_vsperf_reader,

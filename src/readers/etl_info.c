@@ -19,7 +19,7 @@ struct opcode_name {
 };
 
 /* PerfView's names of the kernel events (TraceEvent's KernelTraceEventParser). */
-static const struct opcode_name names[] = {
+static const struct opcode_name kernel_names[] = {
 	{ 0x0000, "EventTrace" }, { 0x0005, "EventTrace/Extension" },
 	{ 0x0008, "EventTrace/RundownComplete" }, { 0x0020, "EventTrace/EndExtension" },
 	{ 0x010a, "DiskIO/Read" }, { 0x010b, "DiskIO/Write" }, { 0x010c, "DiskIO/ReadInit" },
@@ -63,9 +63,9 @@ struct census {
 
 static const char *hook_name(uint16_t hook)
 {
-	for (size_t i = 0; i < PC_ARRAY_SIZE(names); i++)
-		if (names[i].hook == hook)
-			return names[i].name;
+	for (size_t i = 0; i < PC_ARRAY_SIZE(kernel_names); i++)
+		if (kernel_names[i].hook == hook)
+			return kernel_names[i].name;
 	return NULL;
 }
 

@@ -769,7 +769,7 @@ static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stat
 
 static int warn_gaps(struct etl_reader *r)
 {
-	if (!r->nsamples &&
+	if (!r->nsamples && !pc_model_nsamples(r->m) &&
 	    pc_warn(r->ctx, ETL_FORMAT, "no CPU samples in the trace: record them with the "
 		    "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
 		    "Profile, or wpr -start CPU)"))
@@ -794,7 +794,7 @@ static void reader_release(struct etl_reader *r)
 	free(r->threads);
 }
 
-static int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
+int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct etl_reader r = { .ctx = ctx, .m = m, .pointer_size = 8 };
 	struct etl_file_stats stats;

@@ -1,7 +1,9 @@
 /*
- * etl_reader.h - the ETL reader's state, for `profconv info` (etl_info.c):
- * it sees the events the reader sees, then prints what the reader made of
- * them (processes with their samples, the first samples).
+ * etl_reader.h - the ETL reader for the containers that hold ETW traces
+ * (.diagsession, the ETL files a .vsp names), and its state for `profconv
+ * info` (etl_info.c), which sees the events the reader sees, then prints
+ * what the reader made of them (processes with their samples, the first
+ * samples).
  */
 #ifndef PC_ETL_READER_H
 #define PC_ETL_READER_H
@@ -10,6 +12,9 @@
 #include "model/model.h"
 
 struct etl_reader;
+
+/* Reads the CPU samples of the trace in into m (the reader's read; also for .diagsession and .vsp). */
+int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m);
 
 /* A reader whose names go to m. */
 struct etl_reader *etl_reader_new(struct pc_ctx *ctx, struct pc_model *m);

@@ -71,6 +71,7 @@
  * file system.
  */
 #include "model/format.h"
+#include "readers/etl_reader.h"
 #include "base/utf16.h"
 #include "base/utf8.h"
 
@@ -774,6 +775,86 @@ static int add_time(struct pc_ctx *ctx, struct pc_model *m, const struct vsp_hea
 	return 0;
 }
 
+static bool file_exists(const char *path)
+{
+	struct stat st;
+
+	return path[0] && stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+}
+
+/* The file name of a Windows or POSIX path: after the last '\' or '/'. */
+static const char *file_name_of(const char *path)
+{
+	const char *name = path;
+
+	for (const char *p = path; *p; p++)
+		if (*p == '\\' || *p == '/')
+			name = p + 1;
+	return name;
+}
+
+/*
+ * Where an ETL path of the header is, for reading: beside the .vsp (by its
+ * file name), as written, in the current directory; false if nowhere.
+ */
+static bool find_etl(const struct vsp_string *path, const char *vsp_name, bool from_stdin,
+		     char *found, size_t size)
+{
+	const char *name = file_name_of(path->text);
+	const char *slash = strrchr(vsp_name, '/');
+	int dir_len = slash ? (int)(slash - vsp_name + 1) : 0;
+
+	if (!path->len)
+		return false;
+	snprintf(found, size, "%.*s%s", dir_len, vsp_name, name);
+	if (!from_stdin && name[0] && file_exists(found))
+		return true;
+	snprintf(found, size, "%s", path->text);
+	if (file_exists(found))
+		return true;
+	snprintf(found, size, "%s", name);
+	return name[0] && file_exists(found);
+}
+
+/*
+ * A session without a report: the ETL files its header names, read as
+ * ETW traces (kernel first, then the application's), merged.
+ */
+static int read_etl_files(struct pc_ctx *ctx, const struct pc_input *in,
+			  const struct vsp_header *h, struct pc_model *m)
+{
+	static const int slots[] = { SLOT_KERNEL_ETL, SLOT_APP_ETL };
+	bool from_stdin = in->fd == STDIN_FILENO && !in->owns_fd;
+	size_t read = 0;
+
+	for (size_t i = 0; i < PC_ARRAY_SIZE(slots); i++) {
+		char path[BESIDE_BYTES];
+		struct pc_input etl;
+		int ret;
+
+		if (!find_etl(&h->strings[slots[i]], in->name, from_stdin, path, sizeof(path)))
+			continue;
+		if (pc_input_open(&etl, path, &ctx->err))
+			return -1;
+		ret = etl_read(ctx, &etl, m);
+		if (ret)
+			pc_error_set_path(&ctx->err, etl.name);
+		pc_input_close(&etl);
+		if (ret)
+			return -1;
+		read++;
+	}
+	if (read)
+		return 0;
+	pc_fail(&ctx->err, PC_STATUS_INPUT,
+		"a VSP header holds no samples, and none of the ETL files it names was found "
+		"(beside it, as written, in the current directory; see 'profconv info'): put "
+		"them beside it, or give the report made from it first, e.g. 'profconv convert "
+		"-o out.pb.gz report.csv session.vsp'");
+	ctx->err.format = FORMAT;
+	return -1;
+}
+
 static int vsp_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct vsp_header *h = pc_xcalloc(1, sizeof(*h));
@@ -781,14 +862,8 @@ static int vsp_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 
 	if (load_header(ctx, in, h))
 		goto out;
-	if (!pc_model_nsamples(m) && !pc_model_narcs(m)) {
-		pc_fail(&ctx->err, PC_STATUS_INPUT,
-			"a VSP header holds no samples, only facts about the session: give "
-			"the report made from it first, e.g. 'profconv convert -o out.pb.gz "
-			"report.csv session.vsp' (see 'profconv info' for the header)");
-		ctx->err.format = FORMAT;
+	if (!pc_model_nsamples(m) && !pc_model_narcs(m) && read_etl_files(ctx, in, h, m))
 		goto out;
-	}
 	pc_model_add_source(m, FORMAT);
 	walk_fields(h, add_fact, m);
 	add_comments(m, h);
@@ -838,23 +913,7 @@ static void print_value(void *data, const struct vsp_value *value)
 	fputc('\n', out);
 }
 
-static bool file_exists(const char *path)
-{
-	struct stat st;
 
-	return path[0] && stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
-}
-
-/* The file name of a Windows or POSIX path: after the last '\' or '/'. */
-static const char *file_name_of(const char *path)
-{
-	const char *name = path;
-
-	for (const char *p = path; *p; p++)
-		if (*p == '\\' || *p == '/')
-			name = p + 1;
-	return name;
-}
 
 static void print_quoted(FILE *out, const char *text)
 {

@@ -215,14 +215,14 @@ timeout 10 "$profconv" convert -o "$out_dir/keep.pb.gz" "$tmp/report.folded" "$t
 [ "$(cat "$out_dir/keep.pb.gz")" = precious ] || fail "a failed conversion clobbered its output"
 rm -f "$out_dir/keep.pb.gz"
 
-# --- 5. a .vsp without a report before it ---
+# --- 5. a .vsp without a report before it, and without its ETL files ---
 no_report() { # WHAT ARGS...
 	what=$1
 	shift
 	timeout 10 "$profconv" convert -t pprof -o "$out_dir/alone.pb.gz" "$@" 2>"$tmp/alone.err"
 	status=$?
 	[ "$status" -eq 1 ] || fail "$what: exit $status, expected 1"
-	grep -q "^profconv: $samples/vsperf/session.vsp: vsp: a VSP header holds no samples, only facts about the session: give the report made from it first" "$tmp/alone.err" ||
+	grep -q "^profconv: $samples/vsperf/session.vsp: vsp: a VSP header holds no samples, and none of the ETL files it names was found (beside it, as written, in the current directory; see 'profconv info'): put them beside it, or give the report made from it first" "$tmp/alone.err" ||
 		fail "$what: unexpected message: $(cat "$tmp/alone.err")"
 	out_dir_empty || { fail "$what: left files behind"; rm -f "$out_dir"/*; }
 }
