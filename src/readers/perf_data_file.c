@@ -20,7 +20,12 @@
 #define MAX_BUILD_ID_BYTES 20
 #define BRANCH_COUNTERS (1ULL << 19) /* PERF_SAMPLE_BRANCH_COUNTERS, kernel 6.8 */
 #define MISC_BUILD_ID_SIZE (1u << 15)
-#define QUEUE_MAX_BYTES ((size_t)64 << 20) /* then the older half goes, as perf's OE_FLUSH__HALF */
+/*
+ * Then the records up to the midpoint of their times go, as perf's
+ * OE_FLUSH__HALF (perf script itself sets no bound: its order can differ
+ * from this one past 64 MiB of records without a FINISHED_ROUND).
+ */
+#define QUEUE_MAX_BYTES ((size_t)64 << 20)
 
 /* A record waiting in the queue for its turn (perf's ordered_events). */
 struct pending {
@@ -333,6 +338,23 @@ static int add_attr(struct pd_file *f, uint64_t offset, const uint8_t *p, size_t
 	return 0;
 }
 
+/*
+ * The ids sections' sizes added up (each attr's could point at the same
+ * bytes); one larger than the file alone gets its own error later.
+ */
+static uint64_t ids_bytes(const struct pd_file *f, const uint8_t *section, size_t entry)
+{
+	uint64_t total = 0;
+
+	for (size_t i = 0; i < f->attrs_size / entry; i++) {
+		uint64_t size = pd_u64(f, section + i * entry + entry - 8);
+
+		if (size <= f->in->size)
+			total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+	}
+	return total;
+}
+
 /* File mode: the attrs section, each attr followed by the {offset, size} of its ids. */
 static int read_attrs(struct pd_file *f)
 {
@@ -349,6 +371,12 @@ static int read_attrs(struct pd_file *f)
 	section = read_section(f, 24, f->attrs_offset, f->attrs_size, "attrs section");
 	if (!section)
 		return -1;
+	if (ids_bytes(f, section, entry) > f->in->size) {
+		free(section);
+		return fail_at(f, f->attrs_offset, "the attrs' ids sections add up to more bytes than "
+			       "the file's %llu (sections that overlap)",
+			       (unsigned long long)f->in->size);
+	}
 	for (size_t i = 0; i < f->attrs_size / entry; i++) {
 		const uint8_t *p = section + i * entry;
 		uint64_t at = f->attrs_offset + i * entry, ids_offset, ids_size;
@@ -359,10 +387,11 @@ static int read_attrs(struct pd_file *f)
 			goto fail;
 		ids_offset = pd_u64(f, p + entry - 16);
 		ids_size = pd_u64(f, p + entry - 8);
-		if (ids_size % 8 || ids_size > ((uint64_t)1 << 24))
-			return free(section), fail_at(f, at + entry - 8, "an ids section of %llu bytes: "
-						      "expected a multiple of 8, at most 16 MiB",
-						      (unsigned long long)ids_size);
+		if (ids_size % 8 || ids_size > ((uint64_t)1 << 24)) {
+			fail_at(f, at + entry - 8, "an ids section of %llu bytes: expected a multiple "
+				"of 8, at most 16 MiB", (unsigned long long)ids_size);
+			goto fail;
+		}
 		if (!ids_size)
 			continue; /* perf reads nothing there, wherever it points */
 		ids = read_section(f, at + entry - 16, ids_offset, ids_size, "ids section");
@@ -764,7 +793,7 @@ static void take_read(struct cursor *c, uint64_t format)
 
 	if (format & PERF_FORMAT_GROUP) {
 		if (c->end - c->at < 8) {
-			c->overrun = true;
+			take(c, 8); /* the overrun, with its count */
 			return;
 		}
 		nr = pd_u64(c->f, c->p + c->at);
@@ -939,24 +968,6 @@ int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sa
 	return 0;
 }
 
-bool pd_trailer_tid(const struct pd_file *f, const struct pd_record *rec, uint32_t *pid,
-		    uint32_t *tid)
-{
-	const struct pd_attr *a;
-	const uint8_t *p;
-
-	if (rec->attr < 0 || rec->type >= PD_HEADER_ATTR)
-		return false;
-	a = &f->attrs[rec->attr];
-	if (!a->sample_id_all || !(a->sample_type & PERF_SAMPLE_TID) ||
-	    rec->size - 8u < a->trailer_bytes)
-		return false;
-	p = rec->body + (rec->size - 8u - a->trailer_bytes);
-	*pid = pd_u32(f, p);
-	*tid = pd_u32(f, p + 4);
-	return true;
-}
-
 /* ---- which attr, and when ---- */
 
 /* The u64 index of the ID field in a sample of this layout, or -1. */
@@ -1115,8 +1126,12 @@ static int flush_queue(struct pd_file *f, uint64_t limit)
 /* A queue grown past its bound (no FINISHED_ROUND for long): the older half goes. */
 static int flush_half(struct pd_file *f)
 {
-	qsort(f->pending, f->npending, sizeof(*f->pending), compare_pending);
-	return flush_queue(f, f->pending[f->npending / 2].time);
+	uint64_t oldest = UINT64_MAX;
+
+	for (size_t i = 0; i < f->npending; i++)
+		if (f->pending[i].time < oldest)
+			oldest = f->pending[i].time;
+	return flush_queue(f, oldest + (f->max_time - oldest) / 2); /* the time midpoint */
 }
 
 /* ---- records ---- */

@@ -171,10 +171,6 @@ uint64_t pd_u64(const struct pd_file *f, const uint8_t *p);
 
 /* Decodes a SAMPLE record; -1 with ctx->err set when a field overruns it. */
 int pd_parse_sample(struct pd_file *f, const struct pd_record *rec, struct pd_sample *s);
-/* The pid and tid of a non-sample record's sample_id trailer, when it has them. */
-bool pd_trailer_tid(const struct pd_file *f, const struct pd_record *rec, uint32_t *pid,
-		    uint32_t *tid);
-
 /* Fails at the record's offset, naming its type. */
 int pd_fail_record(struct pd_file *f, const struct pd_record *rec, const char *fmt, ...)
 	PC_PRINTF(3, 4);

@@ -103,7 +103,7 @@ struct cached_frame {
 
 struct event_state {
 	bool made;
-	struct perf_event_columns columns;
+	size_t column;  /* its entry in the reader's columns */
 };
 
 struct pd_reader {
@@ -140,7 +140,7 @@ struct pd_reader {
 	bool any_time;
 	uint64_t first_time, last_time, samples;
 	uint64_t lost, lost_samples, guest_frames, not_unwound, dwarf_samples, aux_records;
-	uint64_t truncated_stacks;
+	uint64_t truncated_stacks, discarded_chains;
 };
 
 /* ---- spaces and threads ---- */
@@ -255,17 +255,23 @@ static void add_map(struct pd_reader *r, struct space *s, const struct map *map)
 	s->generation = ++r->generation;
 }
 
+/* Where perf looks for the JIT symbols of a process's anonymous code. */
+static pc_str_id perf_map_name(struct pd_reader *r, int32_t pid)
+{
+	char text[64];
+
+	snprintf(text, sizeof(text), "/tmp/perf-%d.map", (int)pid);
+	return pc_model_intern_cstr(r->m, text);
+}
+
 /* perf's name for the dso of a mapped file (util/map.c map__new). */
 static pc_str_id dso_name(struct pd_reader *r, const char *path, size_t len, int32_t pid,
 			  enum map_kind *kind)
 {
-	char text[64];
-
 	if ((len == 6 && !memcmp(path, "//anon", 6)) || (len >= 9 && !memcmp(path, "/dev/zero", 9)) ||
 	    (len >= 14 && !memcmp(path, "/anon_hugepage", 14))) {
 		*kind = MAP_ANON;
-		snprintf(text, sizeof(text), "/tmp/perf-%d.map", (int)pid);
-		return pc_model_intern_cstr(r->m, text);
+		return perf_map_name(r, pid);
 	}
 	if (len >= 17 && !memcmp(path, "[kernel.kallsyms]", 17)) {
 		*kind = MAP_KERNEL;
@@ -454,19 +460,17 @@ static int on_fork(struct pd_reader *r, const struct pd_record *rec)
 	space_of(r, pid); /* made first: making the parent's cannot move it then */
 	parent = space_of(r, ppid);
 	child = space_of(r, pid);
-	if (child->nmaps || !parent->nmaps)
-		return 0;
-	child->maps = pc_xmalloc(parent->nmaps * sizeof(*child->maps));
-	child->cap = child->nmaps = parent->nmaps;
+	/* a new process (its pid maybe reused): the parent's maps, nothing older */
+	child->nmaps = 0;
+	child->kernel_module = 0;
+	pc_grow(&child->maps, &child->cap, parent->nmaps + 1, sizeof(*child->maps));
 	for (size_t i = 0; i < parent->nmaps; i++) {
-		child->maps[i] = parent->maps[i];
-		child->maps[i].module = 0; /* another space */
-		if (child->maps[i].kind == MAP_ANON) {
-			char text[64];
+		struct map map = parent->maps[i];
 
-			snprintf(text, sizeof(text), "/tmp/perf-%d.map", (int)pid);
-			child->maps[i].name = pc_model_intern_cstr(r->m, text);
-		}
+		map.module = 0; /* another space */
+		if (map.kind == MAP_ANON)
+			map.name = perf_map_name(r, pid);
+		child->maps[child->nmaps++] = map;
 	}
 	child->generation = ++r->generation;
 	return 0;
@@ -474,7 +478,8 @@ static int on_fork(struct pd_reader *r, const struct pd_record *rec)
 
 /* ---- frames ---- */
 
-static uint32_t map_module(struct pd_reader *r, struct space *s, struct map *map)
+/* The model module of a map in space s (pid + 1, as perf script's reader makes them). */
+static uint32_t module_of(struct pd_reader *r, const struct space *s, const struct map *map)
 {
 	struct pc_module module = {
 		.name = map->name, .build_id = map->build_id,
@@ -482,30 +487,29 @@ static uint32_t map_module(struct pd_reader *r, struct space *s, struct map *map
 		.start = map->start, .limit = map->end, .file_offset = map->pgoff, .has_range = true,
 	};
 
+	return pc_model_add_module(r->m, &module);
+}
+
+static uint32_t map_module(struct pd_reader *r, struct space *s, struct map *map)
+{
 	if (!map->module)
-		map->module = pc_model_add_module(r->m, &module);
+		map->module = module_of(r, s, map);
 	return map->module;
 }
 
-/* [kernel.kallsyms] in s's space, with the kernel's range, as perf script's reader makes it. */
+/* [kernel.kallsyms] in s's space, with the kernel's range; a kernel module or KSYMBOL's own. */
 static uint32_t kernel_module(struct pd_reader *r, struct space *s, struct map *map)
 {
-	struct pc_module module = {
-		.name = map->name, .build_id = map->build_id,
-		.space = s->pid >= 0 ? (uint32_t)s->pid + 1 : 0,
-		.start = map->start, .limit = map->end, .file_offset = map->pgoff, .has_range = true,
-	};
-
 	if (map->name != r->kernel_name)
-		return pc_model_add_module(r->m, &module);
+		return module_of(r, s, map);
 	if (!s->kernel_module)
-		s->kernel_module = pc_model_add_module(r->m, &module);
+		s->kernel_module = module_of(r, s, map);
 	return s->kernel_module;
 }
 
 static bool is_kernel_mode(unsigned cpumode)
 {
-	return cpumode == PERF_RECORD_MISC_KERNEL || cpumode == PERF_RECORD_MISC_HYPERVISOR;
+	return cpumode == PERF_RECORD_MISC_KERNEL;
 }
 
 static bool is_guest_mode(unsigned cpumode)
@@ -524,8 +528,8 @@ static uint32_t resolve_frame(struct pd_reader *r, struct space *s, unsigned cpu
 	    (cpumode == PERF_RECORD_MISC_USER && r->kernel_start && ip >= r->kernel_start &&
 	     !find_map(s, ip)))
 		map = find_map(&r->kernel, ip);
-	else if (!is_guest_mode(cpumode))
-		map = find_map(s, ip);
+	else if (cpumode == PERF_RECORD_MISC_USER)
+		map = find_map(s, ip); /* the hypervisor and guests have no maps (perf) */
 	if (!map) {
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	} else if (map->kind == MAP_KERNEL) {
@@ -572,14 +576,14 @@ static struct perf_event_columns *columns_of(struct pd_reader *r, const struct p
 	const char *name;
 
 	if (ev->made)
-		return &r->columns[ev->columns.col_sample]; /* col_sample: the index in columns */
+		return &r->columns[ev->column];
 	name = pd_file_event_name(r->file, (size_t)rec->attr);
 	pc_grow(&r->columns, &r->columns_cap, r->ncolumns + 1, sizeof(*r->columns));
 	if (perf_event_columns_add(r->m, name, strlen(name), &r->columns[r->ncolumns]))
 		return NULL;
 	ev->made = true;
-	ev->columns.col_sample = (int)r->ncolumns++;
-	return &r->columns[ev->columns.col_sample];
+	ev->column = r->ncolumns++;
+	return &r->columns[ev->column];
 }
 
 static uint32_t labels_for(struct pd_reader *r, const struct pd_attr *a, const struct pd_sample *s,
@@ -649,14 +653,10 @@ static size_t callchain_frames(struct pd_reader *r, struct space *sp, const stru
 				cpumode = PERF_RECORD_MISC_USER;
 				*user_part = true;
 				break;
-			case (uint64_t)PERF_CONTEXT_GUEST_KERNEL:
-				cpumode = PERF_RECORD_MISC_GUEST_KERNEL;
-				break;
-			case (uint64_t)PERF_CONTEXT_GUEST_USER:
-				cpumode = PERF_RECORD_MISC_GUEST_USER;
-				break;
-			default:
-				break;
+			default: /* guest or unknown: perf 6.1 discards the whole chain */
+				r->discarded_chains++;
+				*user_part = true; /* nothing to unwind either */
+				return 0;
 			}
 			continue;
 		}
@@ -916,6 +916,11 @@ static int finish(struct pd_reader *r)
 	if (r->guest_frames &&
 	    pc_warn(r->ctx, PD_FORMAT, "%llu guest frame(s) (a virtual machine's): kept as "
 		    "unknown addresses", (unsigned long long)r->guest_frames))
+		return -1;
+	if (r->discarded_chains &&
+	    pc_warn(r->ctx, PD_FORMAT, "%llu callchain(s) with a guest or unknown context "
+		    "marker: discarded, as perf does (those samples have no frames)",
+		    (unsigned long long)r->discarded_chains))
 		return -1;
 	if (r->truncated_stacks &&
 	    pc_warn(r->ctx, PD_FORMAT, "%llu callchain(s) longer than %d frames were cut",

@@ -77,8 +77,11 @@ static int spawn(struct filter *f, const char *const *programs, const char *pack
 	if (status) {
 		close(to[1]);
 		close(from[0]);
-		snprintf(err, err_size, "%s not found on PATH (Debian package %s)", programs[0],
-			 package);
+		if (status == ENOENT)
+			snprintf(err, err_size, "%s not found on PATH (Debian package %s)",
+				 programs[0], package);
+		else
+			snprintf(err, err_size, "cannot run %s: %s", f->program, strerror(status));
 		return -1;
 	}
 	f->to_child = to[1];
@@ -97,12 +100,12 @@ static bool hand_lines(struct filter *f, pc_line_fn fn, void *data)
 		size_t len = (size_t)(nl - (f->in + at));
 
 		if (!fn(data, f->in + at, len))
-			return false;
+			break; /* the line that failed stays first, for the message */
 		at += len + 1;
 	}
 	memmove(f->in, f->in + at, f->in_len - at);
 	f->in_len -= at;
-	return true;
+	return !nl;
 }
 
 static void write_some(struct filter *f)
@@ -115,6 +118,17 @@ static void write_some(struct filter *f)
 		close(f->to_child); /* all written (or it stopped reading): end of its input */
 		f->to_child = -1;
 	}
+}
+
+/* The output line that was not what was expected: the first unread one. */
+static int unexpected(const struct filter *f, char *err, size_t err_size)
+{
+	const char *nl = memchr(f->in, '\n', f->in_len);
+	size_t len = nl ? (size_t)(nl - f->in) : f->in_len;
+
+	snprintf(err, err_size, "%s printed something else than expected: '%.*s'", f->program,
+		 (int)(len > 80 ? 80 : len), f->in);
+	return -1;
 }
 
 /* Writes the input and reads the output until the child closes it. */
@@ -153,15 +167,11 @@ static int exchange(struct filter *f, pc_line_fn fn, void *data, char *err, size
 		if (!got)
 			break;
 		f->in_len += (size_t)got;
-		if (!hand_lines(f, fn, data)) {
-			snprintf(err, err_size, "%s printed something else than expected", f->program);
-			return -1;
-		}
+		if (!hand_lines(f, fn, data))
+			return unexpected(f, err, err_size);
 	}
-	if (f->in_len && !fn(data, f->in, f->in_len)) { /* a last line without its newline */
-		snprintf(err, err_size, "%s printed something else than expected", f->program);
-		return -1;
-	}
+	if (f->in_len && !fn(data, f->in, f->in_len)) /* a last line without its newline */
+		return unexpected(f, err, err_size);
 	return 0;
 }
 

@@ -11,6 +11,7 @@
 #include "symbols/llvm_symbolizer.h"
 #include "symbols/pe_image.h"
 #include "model/copy.h"
+#include "base/index.h"
 
 #include <demangle.h>
 #include <errno.h>
@@ -61,7 +62,8 @@ struct symbolizer {
 	bool inlines, demangle;
 	bool from_paths;             /* the model asks for names: binaries at their own paths too */
 	char *kallsyms_path;         /* the kallsyms file read, once tried */
-	struct source *sources;      /* per module id */
+	struct source *sources;      /* per module id; used at its canonical id only */
+	uint32_t *canonical;         /* per module id: the first module of its binary */
 	struct pc_symtab kallsyms;
 	bool kallsyms_loaded;
 	const char **symtab_name;    /* per frame: the name a symbol table gave it */
@@ -598,9 +600,49 @@ static bool is_pseudo(const char *name)
 	       !strcmp(name, "[unknown]");
 }
 
+/* The source of a module: one per binary (name, build id, PDB), shared by its processes. */
+static struct source *source_of(const struct symbolizer *s, uint32_t id)
+{
+	return &s->sources[s->canonical[id]];
+}
+
+static bool same_binary(const struct pc_module *a, const struct pc_module *b)
+{
+	return a->name == b->name && a->build_id == b->build_id && a->has_pdb == b->has_pdb &&
+	       (!a->has_pdb || !memcmp(&a->pdb, &b->pdb, sizeof(a->pdb)));
+}
+
+static bool canonical_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct symbolizer *s = ctx;
+
+	return same_binary(pc_model_module(s->m, id), key);
+}
+
+/* Modules of one binary in many address spaces (perf: one per process) share a source. */
+static void find_canonical(struct symbolizer *s)
+{
+	size_t n = pc_model_nmodules(s->m);
+	struct pc_index index;
+
+	pc_index_init(&index);
+	s->canonical = pc_xcalloc(n + 1, sizeof(*s->canonical));
+	for (uint32_t id = 1; id <= n; id++) {
+		const struct pc_module *module = pc_model_module(s->m, id);
+		uint64_t hash = pc_hash_u64((uint64_t)module->name << 32 ^ module->build_id ^
+					    module->pdb.data1);
+		uint32_t first = pc_index_find(&index, hash, canonical_equal, s, module);
+
+		s->canonical[id] = first ? first : id;
+		if (!first)
+			pc_index_add(&index, hash, id);
+	}
+	pc_index_release(&index);
+}
+
 static int resolve_source(struct symbolizer *s, uint32_t id, struct source **out)
 {
-	struct source *src = &s->sources[id];
+	struct source *src = source_of(s, id);
 	const struct pc_module *module = pc_model_module(s->m, id);
 	const char *name = pc_str(s->m, module->name);
 	int ret = 0;
@@ -783,10 +825,9 @@ static int ask_addr2line(struct symbolizer *s, uint32_t *first, uint32_t *count)
 {
 	uint64_t *addresses = pc_xmalloc((s->nunwound + 1) * sizeof(*addresses));
 	char err[300];
-	int ret = 0;
 
 	qsort(s->unwound, s->nunwound, sizeof(*s->unwound), compare_unwound);
-	for (size_t at = 0, end; at < s->nunwound && !ret; at = end) {
+	for (size_t at = 0, end; at < s->nunwound; at = end) {
 		for (end = at; end < s->nunwound && !strcmp(s->unwound[end].path, s->unwound[at].path);
 		     end++)
 			addresses[end - at] = s->unwound[end].address;
@@ -797,12 +838,12 @@ static int ask_addr2line(struct symbolizer *s, uint32_t *first, uint32_t *count)
 				       "table names, without inlined functions", err);
 		}
 	}
-	for (size_t q = 0; !ret && q < s->nunwound; q++) {
+	for (size_t q = 0; q < s->nunwound; q++) {
 		first[s->unwound[q].frame] = (uint32_t)s->inlined.first[q];
 		count[s->unwound[q].frame] = (uint32_t)(s->inlined.first[q + 1] - s->inlined.first[q]);
 	}
 	free(addresses);
-	return ret;
+	return 0;
 }
 
 /* Runs llvm-symbolizer and files its answers under their frames. */
@@ -903,7 +944,7 @@ static void complete_module(void *data, const struct pc_model_copy *copy, uint32
 			    struct pc_module *module)
 {
 	const struct symbolizer *s = data;
-	const struct source *src = &s->sources[id];
+	const struct source *src = source_of(s, id);
 
 	if (!module->build_id && src->elf_open && *src->elf.build_id)
 		module->build_id = pc_model_intern_cstr(copy->dst, src->elf.build_id);
@@ -913,8 +954,8 @@ static void complete_module(void *data, const struct pc_model_copy *copy, uint32
 static bool completes_a_module(const struct symbolizer *s)
 {
 	for (uint32_t id = 1; id <= pc_model_nmodules(s->m); id++)
-		if (!pc_model_module(s->m, id)->build_id && s->sources[id].elf_open &&
-		    *s->sources[id].elf.build_id)
+		if (!pc_model_module(s->m, id)->build_id && source_of(s, id)->elf_open &&
+		    *source_of(s, id)->elf.build_id)
 			return true;
 	return false;
 }
@@ -936,13 +977,15 @@ static void symbolizer_init(struct symbolizer *s, struct pc_ctx *ctx, const stru
 	pc_grow(&s->inlined.first, &s->inlined.first_cap, 1, sizeof(*s->inlined.first));
 	s->inlined.first[0] = 0;
 	s->sources = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*s->sources));
+	find_canonical(s);
 }
 
 static void symbolizer_release(struct symbolizer *s)
 {
 	for (size_t i = 0; s->sources && i <= pc_model_nmodules(s->m); i++)
-		release_source(s, &s->sources[i]);
+		release_source(s, &s->sources[i]); /* all but canonical ones are empty */
 	free(s->sources);
+	free(s->canonical);
 	pc_symtab_release(&s->kallsyms);
 	free(s->kallsyms_path);
 	free(s->cache_dir);
@@ -1040,7 +1083,7 @@ int pc_symbolize_report(struct pc_ctx *ctx, const struct pc_model *m, FILE *out)
 		const char *name = pc_str(m, pc_model_module(m, id)->name);
 
 		fprintf(out, "  %s: ", name);
-		describe_source(&s, name, &s.sources[id], out);
+		describe_source(&s, name, source_of(&s, id), out);
 		fprintf(out, ": %zu of %zu addresses named\n", named[id], wanted[id]);
 	}
 	free(wanted);

@@ -32,7 +32,8 @@
 #   - the output directory stays empty (no OUT, no temporary file);
 #   - `profconv info -f perf-data FILE` exits 1 with the same line.
 # The big-endian seeds of tests/fuzz/corpus/perf_data (file and pipe mode)
-# give the same model (-t dump) as their little-endian twins.
+# give the same model (-t dump) and the same info (attrs with their
+# bit-fields; the byte order line aside) as their little-endian twins.
 # Then truncation points of the small valid file-mode file and of its
 # pipe-mode twin (every byte of the first 320, every byte next to a pipe
 # record boundary, every fifth elsewhere; every byte with
@@ -310,6 +311,11 @@ for pair in "file-le file-be" "pipe pipe-be"; do
 		"$profconv" convert -q -f perf-data -t dump -o "$tmp/$2.dump" "$seeds/$2.data" &&
 		cmp -s "$tmp/$1.dump" "$tmp/$2.dump" ||
 		fail "$2.data does not read as $1.data (profconv -t dump differs)"
+	# the attrs too (bit-fields: frequency, sample_id_all...), the byte order aside
+	"$profconv" info -f perf-data "$seeds/$1.data" | grep -v '^  mode ' >"$tmp/$1.info"
+	"$profconv" info -f perf-data "$seeds/$2.data" | grep -v '^  mode ' >"$tmp/$2.info"
+	cmp -s "$tmp/$1.info" "$tmp/$2.info" ||
+		fail "info on $2.data differs from $1.data's: $(diff "$tmp/$1.info" "$tmp/$2.info" | head -4)"
 done
 
 # --- truncated header: every length 0..103 ---

@@ -5,7 +5,10 @@
 #   - order: records are used in perf's order (by time, FINISHED_ROUND by
 #     FINISHED_ROUND), not in file order: a thread renamed (COMM, time
 #     2500) in a record written after its sample (time 3000) in the same
-#     round gives that sample the new name;
+#     round gives that sample the new name, and so does a rename (time
+#     3200) written in the round after its sample's (3250): a
+#     FINISHED_ROUND releases only the records older than the newest of
+#     the round before;
 #   - fork: a new process (FORK, pid 20 from 10) starts with its parent's
 #     maps, so its samples resolve in the parent's binary;
 #   - overlap: an MMAP2 over part of an older map replaces it from its
@@ -60,7 +63,12 @@ def make(e):
              chain=[s.CONTEXT_USER, 0x400100])
     r.sample(clock, s.MISC_KERNEL, 0xFFFFFFFFC0100040, 10, 10, 3300, period=250000,
              chain=[s.CONTEXT_KERNEL, 0xFFFFFFFFC0100040, k + 0x100, s.CONTEXT_USER, 0x400300])
+    r.sample(clock, s.MISC_USER, 0x400100, 10, 13, 3250, period=250000,
+             chain=[s.CONTEXT_USER, 0x400100])
     r.round()
+    # a round later, but older than that sample: a FINISHED_ROUND releases only
+    # what is older than the previous round's newest record, so it still counts
+    r.comm(clock, 10, 13, "late", 3200)
     r.mmap2(clock, 10, 10, 0x400000, 0x1000, 0, "/nonexistent/state/other", 4000)
     r.sample(clock, s.MISC_USER, 0x400100, 10, 10, 5000, period=250000,
              chain=[s.CONTEXT_USER, 0x400100])
@@ -85,6 +93,7 @@ app;[other] 250000
 app;[prog] 250000
 app;[prog];kernel_entry;bpf_prog_1234abcd_handler 250000
 app;[prog];kernel_entry;xfs_thing 250000
+late;[prog] 250000
 renamed;[prog] 250000
 EOF2
 for input in state.data state-pipe.data; do
