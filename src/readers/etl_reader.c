@@ -34,7 +34,6 @@
 #include "readers/etl_reader.h"
 
 #include "base/index.h"
-#include "base/sort.h"
 #include "base/utf16.h"
 #include "model/format.h"
 
@@ -377,6 +376,13 @@ static int on_event(void *data, const struct etl_event *ev)
 
 /* ---- resolving ---- */
 
+/* qsort for arrays that may be empty (and NULL). */
+static void sort_items(void *items, size_t n, size_t size, int (*compare)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(items, n, size, compare);
+}
+
 static int compare_keys(const void *a, const void *b)
 {
 	const struct key_definition *x = a, *y = b;
@@ -389,7 +395,7 @@ static int compare_keys(const void *a, const void *b)
 /* A key reference takes the first definition of its key at or after its own time. */
 static void resolve_keys(struct etl_reader *r)
 {
-	qsort(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
+	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
 	for (size_t i = 0; i < r->nfragments; i++) {
 		struct fragment *f = &r->fragments[i];
 		size_t lo = 0, hi = r->nkeys;
@@ -473,8 +479,8 @@ static void attach_pdbs(struct etl_reader *r)
 {
 	size_t j = 0;
 
-	qsort(r->images, r->nimages, sizeof(*r->images), compare_images);
-	qsort(r->pdbs, r->npdbs, sizeof(*r->pdbs), compare_pdbs);
+	sort_items(r->images, r->nimages, sizeof(*r->images), compare_images);
+	sort_items(r->pdbs, r->npdbs, sizeof(*r->pdbs), compare_pdbs);
 	for (size_t i = 0; i < r->nimages; i++) {
 		struct image *im = &r->images[i];
 
@@ -752,15 +758,17 @@ static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stat
 		pc_model_add_comment(r->m, "etl: Windows %u.%u build %u, %u CPUs, %u-bit pointers",
 				     r->os_major, r->os_minor, r->os_build, r->cpus,
 				     8 * r->pointer_size);
-		if (r->start_filetime > 116444736000000000ULL)
+		if (r->start_filetime > 116444736000000000ULL &&
+		    r->start_filetime - 116444736000000000ULL <= (uint64_t)INT64_MAX / 100)
 			pc_model_set_time(r->m, (int64_t)((r->start_filetime - 116444736000000000ULL) *
 							  100), pc_model_duration_nanos(r->m));
 	}
 	if (r->nsamples > 1 && r->perf_freq) {
 		uint64_t ticks = r->samples[r->nsamples - 1].time - r->samples[0].time;
+		double nanos = (double)ticks * 1e9 / (double)r->perf_freq;
 
-		pc_model_set_time(r->m, pc_model_time_nanos(r->m),
-				  (int64_t)((double)ticks * 1e9 / (double)r->perf_freq));
+		if (nanos < 9.2e18) /* else a damaged clock: no duration */
+			pc_model_set_time(r->m, pc_model_time_nanos(r->m), (int64_t)nanos);
 	}
 	if (stats->lost_buffers)
 		pc_model_add_comment(r->m, "etl: %llu buffers report lost events",
@@ -806,9 +814,9 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	ret = etl_read_events(ctx, in, on_event, &r, &stats);
 	if (!ret) {
 		resolve_keys(&r);
-		qsort(r.fragments, r.nfragments, sizeof(*r.fragments), compare_fragments);
-		qsort(r.samples, r.nsamples, sizeof(*r.samples), compare_samples);
-		qsort(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
+		sort_items(r.fragments, r.nfragments, sizeof(*r.fragments), compare_fragments);
+		sort_items(r.samples, r.nsamples, sizeof(*r.samples), compare_samples);
+		sort_items(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
 		attach_pdbs(&r);
 		ret = emit_samples(&r);
 	}
@@ -859,8 +867,8 @@ void etl_reader_print_summary(struct etl_reader *r, FILE *out, size_t n)
 	uint64_t *counts = pc_xcalloc(r->nsamples + 1, sizeof(*counts));
 	size_t npids = 0;
 
-	qsort(r->samples, r->nsamples, sizeof(*r->samples), compare_samples);
-	qsort(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
+	sort_items(r->samples, r->nsamples, sizeof(*r->samples), compare_samples);
+	sort_items(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
 	fprintf(out, "first samples PerfView keeps (not on an idle thread outside a DPC or ISR; "
 		"ms from the trace header, pid, tid, IP):\n");
 	for (size_t i = 0, shown = 0; i < r->nsamples && shown < n; i++) {
