@@ -155,15 +155,17 @@ static void test_round_trip_varied(void **state)
 
 /*
  * Lengths at the edges of each encoding (3 bits, half-byte, byte, u16,
- * u32), each at both halves of a shared byte, with distances 1 (the
- * match overlaps what it writes), 5 and 8192 (the farthest).
+ * u32), each at both halves of a shared byte, with distances 1, 5, 8
+ * and 9 (the match overlaps what it writes, copied byte by byte or 8 at
+ * a time) and 8192 (the farthest). The last match of each stream ends
+ * the output, where no 8-byte piece fits past it.
  */
 static void test_every_length_class(void **state)
 {
 	static const uint64_t lengths[] = {
 		3, 9, 10, 11, 24, 25, 26, 279, 280, 281, 1000, 65538, 65539, 65540, 100000,
 	};
-	static const size_t distances[] = { 1, 5, 8192 };
+	static const size_t distances[] = { 1, 5, 8, 9, 8192 };
 	size_t cap = 8192 + 4 * 100000 + 16, len;
 	uint8_t *want = pc_xmalloc(cap), *packed;
 	uint64_t x = 1;
@@ -246,7 +248,7 @@ static void test_long_length_forms(void **state)
 	}
 	for (unsigned value = 0; value < 22; value++) {
 		pc_put_le(u32_form + 11, value, 4);
-		assert_fails_with(u32_form, sizeof(u32_form), 1 + 3, "under the least of 22");
+		assert_fails_with(u32_form, sizeof(u32_form), 1 + 3, "below the minimum of 22");
 	}
 	pc_put_le(u32_form + 11, 0xffffffff, 4); /* 4 GiB + 2: passes any output */
 	assert_fails_with(u32_form, sizeof(u32_form), 400, "of 0x100000002 bytes");
@@ -340,12 +342,23 @@ static void test_corrupt_inputs(void **state)
 	assert_fails_with(good, sizeof(good), 0, "a literal at input offset 0x4 passes the end");
 	assert_fails_with(good, sizeof(good), 5, "the input ends at offset 0x7 with 0x4 bytes "
 			  "of output, 0x5 expected");
-	memcpy(trailing, good, sizeof(good));
+	memcpy(trailing, good, sizeof(good)); /* a byte after the end marker: a match */
 	trailing[sizeof(good)] = 0;
-	assert_fails(trailing, sizeof(trailing), 4, (char[64]){ 0 }, 64);
+	assert_fails_with(trailing, sizeof(trailing), 4,
+			  "the input ends inside a match at offset 0x7");
+
+	/* 32 literals fill the output, but the end marker needs one more flag word */
+	memset(want, 'q', sizeof(want));
+	xpc_init(&c);
+	for (int i = 0; i < 32; i++)
+		xpc_literal(&c, 'q');
+	packed = xpc_finish(&c, &size);
+	assert_int_equal(size, 4 + 32 + 4);
+	assert_decodes_to(packed, size, want, 32);
+	assert_fails_with(packed, size - 4, 32, "the input ends inside a flag word at offset 0x24");
+	free(packed);
 
 	/* the farthest distance, 8192, from 8191 bytes: one short */
-	memset(want, 'q', sizeof(want));
 	xpc_init(&c);
 	for (int i = 0; i < 8191; i++)
 		xpc_literal(&c, 'q');

@@ -27,7 +27,7 @@
 
 #define XPC_MAX_DISTANCE 8192
 #define XPC_CHAIN_DEPTH 32
-#define XPC_HASH_BITS 15
+#define XPC_HASH_BITS 12
 
 struct xpc {
 	uint8_t *out;
