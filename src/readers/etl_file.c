@@ -8,6 +8,7 @@
 #include <stdarg.h>
 
 #define MAX_BUFFER_BYTES ((uint32_t)64 << 20)
+#define MAX_PLAIN_BYTES ((uint32_t)2 << 20) /* a compressed buffer's events: ETW buffers are <= 1 MiB */
 #define FLAG_COMPRESSED 0x40
 #define FLAG_EVENTS_LOST 0x02
 #define COMPRESSED_MODE 0x04000000u /* LogFileMode: EVENT_TRACE_COMPRESSED_MODE */
@@ -239,9 +240,16 @@ static int decompress(struct etl_reader_state *s, const uint8_t *buffer, uint32_
 	char err[200];
 	size_t out_len = filled - ETL_BUFFER_HEADER_BYTES;
 
-	if (!s->compressed_mode || s->compression != FORMAT_XPRESS)
+	if (!s->compressed_mode)
+		return fail(s, "flagged compressed (0x40 at 0x34), but the trace header's "
+			    "LogFileMode has no EVENT_TRACE_COMPRESSED_MODE");
+	if (s->compression != FORMAT_XPRESS)
 		return fail(s, "compressed with format %u (2 LZNT1, 3 Xpress, 4 Xpress Huffman): "
 			    "only Xpress (plain LZ77) is read", s->compression);
+	if (out_len > MAX_PLAIN_BYTES)
+		return fail(s, "filled bytes 0x%x: a compressed buffer decompresses to at most "
+			    "0x%x bytes (ETW buffers are at most 1 MiB)", filled,
+			    MAX_PLAIN_BYTES + ETL_BUFFER_HEADER_BYTES);
 	pc_grow(&s->plain, &s->plain_cap, out_len ? out_len : 1, 1);
 	if (pc_xpress_decompress(buffer + ETL_BUFFER_HEADER_BYTES, size - ETL_BUFFER_HEADER_BYTES,
 				 s->plain, out_len, err, sizeof(err)))

@@ -50,11 +50,14 @@
 #define HOOK_IMAGE_LOAD 0x030A
 #define HOOK_IMAGE_UNLOAD 0x1402
 #define HOOK_IMAGE_DCSTART 0x1403
+#define HOOK_IMAGE_DCEND 0x1404
 #define HOOK_IMAGE_KERNELBASE 0x1421
 #define HOOK_PROCESS_START 0x0301
 #define HOOK_PROCESS_DCSTART 0x0303
+#define HOOK_PROCESS_DCEND 0x0304
 #define HOOK_THREAD_START 0x0501
 #define HOOK_THREAD_DCSTART 0x0503
+#define HOOK_THREAD_DCEND 0x0504
 #define KTC_DBGID_RSDS 0x24
 #define KERNEL_BOUNDARY_64 0xFFFF800000000000ULL
 #define KERNEL_BOUNDARY_32 0x80000000ULL
@@ -96,6 +99,11 @@ struct image {
 	struct pc_pdb_id pdb;
 };
 
+struct unload {
+	int32_t pid;
+	uint64_t base, time;
+};
+
 struct pdb_record {
 	int32_t pid;
 	uint64_t base;
@@ -133,6 +141,8 @@ struct etl_reader {
 	size_t nimages, images_cap;
 	struct pdb_record *pdbs;
 	size_t npdbs, pdbs_cap;
+	struct unload *unloads;
+	size_t nunloads, unloads_cap;
 	struct process *processes;
 	size_t nprocesses, processes_cap;
 	struct thread *threads;
@@ -247,18 +257,12 @@ static void on_image(struct etl_reader *r, const struct etl_event *ev)
 	struct image im = {
 		.base = etl_pointer(ev, 0), .size = etl_pointer(ev, p),
 		.pid = (int32_t)etl_u32(ev, 2 * p), .unloaded = UINT64_MAX,
-		.loaded = ev->hook == HOOK_IMAGE_LOAD ? ev->time : 0,
+		.loaded = ev->hook == HOOK_IMAGE_LOAD ? ev->time : 0, /* rundowns: there before */
 	};
 
-	if (ev->hook == HOOK_IMAGE_UNLOAD) {
-		for (size_t i = r->nimages; i > 0; i--) {
-			struct image *old = &r->images[i - 1];
-
-			if (old->pid == im.pid && old->base == im.base && old->unloaded == UINT64_MAX) {
-				old->unloaded = ev->time;
-				break;
-			}
-		}
+	if (ev->hook == HOOK_IMAGE_UNLOAD) { /* applied by time once all are read */
+		pc_grow(&r->unloads, &r->unloads_cap, r->nunloads + 1, sizeof(*r->unloads));
+		r->unloads[r->nunloads++] = (struct unload){ im.pid, im.base, ev->time };
 		return;
 	}
 	im.path = file_name(r, ev, 3 * p + 32);
@@ -312,8 +316,8 @@ static void on_thread(struct etl_reader *r, const struct etl_event *ev)
 {
 	struct thread t = { .pid = etl_u32(ev, 0), .tid = etl_u32(ev, 4), .time = ev->time };
 
-	if (ev->hook == HOOK_THREAD_DCSTART)
-		t.time = 0; /* it was there before the trace */
+	if (ev->hook == HOOK_THREAD_DCSTART || ev->hook == HOOK_THREAD_DCEND)
+		t.time = 0; /* a rundown: it was there before */
 	pc_grow(&r->threads, &r->threads_cap, r->nthreads + 1, sizeof(*r->threads));
 	r->threads[r->nthreads++] = t;
 }
@@ -357,15 +361,18 @@ static int on_event(void *data, const struct etl_event *ev)
 	case HOOK_IMAGE_LOAD:
 	case HOOK_IMAGE_UNLOAD:
 	case HOOK_IMAGE_DCSTART:
+	case HOOK_IMAGE_DCEND:
 	case HOOK_IMAGE_KERNELBASE:
 		on_image(r, ev);
 		break;
 	case HOOK_PROCESS_START:
 	case HOOK_PROCESS_DCSTART:
+	case HOOK_PROCESS_DCEND:
 		on_process(r, ev);
 		break;
 	case HOOK_THREAD_START:
 	case HOOK_THREAD_DCSTART:
+	case HOOK_THREAD_DCEND:
 		on_thread(r, ev);
 		break;
 	default:
@@ -474,12 +481,44 @@ static int compare_pdbs(const void *a, const void *b)
 	return (x->base > y->base) - (x->base < y->base);
 }
 
+static int compare_unloads(const void *a, const void *b)
+{
+	const struct unload *x = a, *y = b;
+
+	return (x->time > y->time) - (x->time < y->time);
+}
+
+/*
+ * Each Unload, in time order, ends the image of its process and base
+ * loaded last before it (buffers are per CPU: file order is not time
+ * order).
+ */
+static void apply_unloads(struct etl_reader *r)
+{
+	sort_items(r->unloads, r->nunloads, sizeof(*r->unloads), compare_unloads);
+	for (size_t u = 0; u < r->nunloads; u++) {
+		const struct unload *un = &r->unloads[u];
+		struct image *best = NULL;
+
+		for (size_t i = 0; i < r->nimages; i++) { /* few unloads: a scan */
+			struct image *im = &r->images[i];
+
+			if (im->pid == un->pid && im->base == un->base && im->loaded <= un->time &&
+			    im->unloaded == UINT64_MAX && (!best || im->loaded >= best->loaded))
+				best = im;
+		}
+		if (best)
+			best->unloaded = un->time;
+	}
+}
+
 /* Each image's PDB identity: the DbgID_RSDS of its process and base. */
 static void attach_pdbs(struct etl_reader *r)
 {
 	size_t j = 0;
 
 	sort_items(r->images, r->nimages, sizeof(*r->images), compare_images);
+	apply_unloads(r);
 	sort_items(r->pdbs, r->npdbs, sizeof(*r->pdbs), compare_pdbs);
 	for (size_t i = 0; i < r->nimages; i++) {
 		struct image *im = &r->images[i];
@@ -508,7 +547,7 @@ static struct image *image_at(struct etl_reader *r, int32_t pid, uint64_t addres
 		else
 			hi = mid;
 	}
-	for (size_t i = lo, seen = 0; i > 0 && seen < 64; i--, seen++) {
+	for (size_t i = lo; i > 0; i--) {
 		struct image *im = &r->images[i - 1];
 
 		if (im->pid != pid)
@@ -583,14 +622,21 @@ static bool thread_process(const struct etl_reader *r, uint32_t tid, uint64_t ti
 	return false;
 }
 
+/* The name of process pid at time: its last Process event before then, else its first. */
 static pc_str_id process_name(const struct etl_reader *r, uint32_t pid, uint64_t time)
 {
-	pc_str_id name = 0;
+	const struct process *best = NULL;
 
-	for (size_t i = 0; i < r->nprocesses; i++) /* few processes: a scan */
-		if (r->processes[i].pid == pid && (!name || r->processes[i].time <= time))
-			name = r->processes[i].name;
-	return name;
+	for (size_t i = 0; i < r->nprocesses; i++) { /* labels are cached: a scan */
+		const struct process *p = &r->processes[i];
+
+		if (p->pid != pid)
+			continue;
+		if (!best || (p->time <= time && (best->time > time || p->time >= best->time)) ||
+		    (best->time > time && p->time < best->time))
+			best = p;
+	}
+	return best ? best->name : 0;
 }
 
 static int compare_samples(const void *a, const void *b)
@@ -782,6 +828,10 @@ static int warn_gaps(struct etl_reader *r)
 		    "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
 		    "Profile, or wpr -start CPU)"))
 		return -1;
+	if (r->unknown_frames &&
+	    pc_warn(r->ctx, ETL_FORMAT, "%llu frame(s) in no image known at their time: kept as "
+		    "addresses without a module", (unsigned long long)r->unknown_frames))
+		return -1;
 	if (r->undefined_keys &&
 	    pc_warn(r->ctx, ETL_FORMAT, "%llu stack key reference(s) never defined: those "
 		    "samples keep the other part of their stack, or their IP",
@@ -798,6 +848,7 @@ static void reader_release(struct etl_reader *r)
 	free(r->frames);
 	free(r->images);
 	free(r->pdbs);
+	free(r->unloads);
 	free(r->processes);
 	free(r->threads);
 }

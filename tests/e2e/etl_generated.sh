@@ -1,0 +1,217 @@
+#!/bin/sh
+# tests/e2e/etl_generated.sh - ETW traces made from scratch convert to
+# exactly the profile they were made to say, compressed or not, and a real
+# trace rewritten without compression reads as the original.
+#
+# The traces come from tests/fuzz/seeds/etl_seeds.py (its `trace NAME OUT
+# EXPECTED` mode), which also computes each one's expected folded output
+# from its own scenario (which image holds which address when, which
+# process a thread is in, the stack each sample was given), not from the
+# events it wrote:
+#   plain64, xpress64   the same events, 64-bit, in uncompressed 1 KiB
+#                       buffers / Xpress-compressed 4 KiB buffers
+#   plain32, xpress32   the same with 32-bit headers and pointers
+#   mixed               4 processors, some buffers compressed, one flagged
+#                       as having lost events
+#   small, small-xpress few samples in 512-byte / compressed buffers
+#   modern              EVENT_HEADER events with extended items, instance
+#                       GUID headers, samples with PMC/PEBS values
+#   nosamples           rundown only
+# For each trace:
+#   - `convert -f etl -t folded` (and without -f: the probe) gives exactly
+#     EXPECTED.folded; --tid gives EXPECTED.tid.folded; --event cpu gives
+#     EXPECTED.cpu.folded (the sampling interval the trace set, in ns);
+#   - the same bytes through standard input give the same output;
+#   - stderr holds one "N stack key reference(s) never defined" warning
+#     with the scenario's count (none when it has none), the no-samples
+#     warning exactly for nosamples, and nothing else but the folded
+#     writer's notes about what folded cannot keep;
+#   - `info --progid` lists every DbgID_RSDS the scenario wrote;
+# and each compressed trace gives the same -t dump model and the same
+# `info --events` census (but for its buffers line, which must count every
+# buffer but the header buffer compressed) as its plain twin; mixed has 6
+# compressed buffers;
+# the seeds of tests/fuzz/corpus/etl (if there) convert with exit 0.
+# Re-layout (etl_seeds.py relayout): ../shared/corpus/etl/net.4.5.2.x64.etl
+# and SelfDescribingSingleEvent.etl with every compressed buffer stored
+# plain give byte-identical folded, dump and (with pprof) `pprof -raw`
+# output, and the same `info --events` census but for the compressed-buffer
+# count, which must be 0; the x64 re-layout through standard input equals
+# the file. Fails (never skips) when that corpus is missing.
+#
+# Environment (tests/run.sh): PROFCONV, PPROF, BUILD, SHARED, TMPDIR.
+# Exit 0 pass, 77 skip (no profconv, no python3).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-build}
+case $build in /*) ;; *) build="$top/$build" ;; esac
+profconv=${PROFCONV:-$build/profconv}
+tmp=${TMPDIR:-/tmp}
+seeds="$top/tests/fuzz/seeds/etl_seeds.py"
+corpus=${SHARED:-$top/../shared}/corpus/etl
+failures=0
+checked=0
+
+skip() {
+	echo "SKIPPED: $*"
+	exit 77
+}
+[ -x "$profconv" ] || skip "profconv is not built ($profconv)"
+command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
+command -v timeout >/dev/null 2>&1 || skip "timeout(1) is missing"
+[ -f "$seeds" ] || { echo "FAIL: $seeds is missing"; exit 1; }
+[ -f "$corpus/net.4.5.2.x64.etl" ] && [ -f "$corpus/SelfDescribingSingleEvent.etl" ] ||
+	{ echo "FAIL: the ETL corpus is missing ($corpus): it must be beside the checkout"; exit 1; }
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# pc ARGS...: profconv under a 10 s timeout
+pc() {
+	timeout 10 "$profconv" "$@"
+}
+
+# same WHAT EXPECTED GOT: the files are equal (a diff excerpt otherwise)
+same() {
+	checked=$((checked + 1))
+	if ! cmp -s "$2" "$3"; then
+		fail "$1: differs from what was expected:"
+		diff "$2" "$3" | head -10
+	fi
+}
+
+# other_stderr FILE: the lines of FILE that are neither the folded writer's notes nor
+# the warnings this script checks itself
+other_stderr() {
+	grep -v -e '^profconv: warning: folded: ' -e 'stack key reference(s) never defined' \
+		-e 'no CPU samples in the trace' -e 'in no image known at their time' "$1"
+}
+
+names="plain64 xpress64 plain32 xpress32 mixed small small-xpress modern nosamples"
+for name in $names; do
+	t="$tmp/$name"
+	python3 -B "$seeds" trace "$name" "$t.etl" "$t.expected" ||
+		{ fail "$name: etl_seeds.py could not make the trace"; continue; }
+	# folded, with -f and by the probe
+	pc convert -f etl -t folded -o "$t.folded" "$t.etl" 2>"$t.err" ||
+		{ fail "$name: convert exited $?: $(head -3 "$t.err")"; continue; }
+	same "$name: folded" "$t.expected.folded" "$t.folded"
+	pc convert -q -t folded -o "$t.probe.folded" "$t.etl" ||
+		fail "$name: convert without -f failed"
+	same "$name: folded (format probed)" "$t.expected.folded" "$t.probe.folded"
+	pc convert -q -f etl -t folded --tid -o "$t.tid.folded" "$t.etl" || fail "$name: --tid failed"
+	same "$name: folded --tid" "$t.expected.tid.folded" "$t.tid.folded"
+	pc convert -q -f etl -t folded --event cpu -o "$t.cpu.folded" "$t.etl" ||
+		fail "$name: --event cpu failed"
+	same "$name: folded --event cpu" "$t.expected.cpu.folded" "$t.cpu.folded"
+	# standard input
+	pc convert -q -f etl -t folded -o "$t.stdin.folded" - <"$t.etl" || fail "$name: stdin failed"
+	same "$name: folded from standard input" "$t.folded" "$t.stdin.folded"
+	cat "$t.etl" | pc convert -q -f etl -t folded --tid -o "$t.pipe.folded" - ||
+		fail "$name: a pipe failed"
+	same "$name: folded --tid from a pipe" "$t.tid.folded" "$t.pipe.folded"
+	# warnings
+	checked=$((checked + 1))
+	undefined=$(cat "$t.expected.undefined")
+	got=$(grep -c "etl: $undefined stack key reference(s) never defined" "$t.err")
+	if [ "$undefined" -gt 0 ] && [ "$got" != 1 ]; then
+		fail "$name: not one warning of $undefined undefined stack key(s): $(cat "$t.err")"
+	elif [ "$undefined" = 0 ] && grep -q 'never defined' "$t.err"; then
+		fail "$name: a warning of undefined stack keys where all are defined: $(cat "$t.err")"
+	fi
+	got=$(grep -c 'no CPU samples in the trace' "$t.err")
+	if [ "$name" = nosamples ]; then
+		[ "$got" = 1 ] || fail "$name: not one warning about the missing samples: $(cat "$t.err")"
+		[ ! -s "$t.folded" ] || fail "$name: samples where there are none"
+	else
+		[ "$got" = 0 ] || fail "$name: a no-samples warning: $(cat "$t.err")"
+	fi
+	got=$(grep -c 'in no image known at their time' "$t.err")
+	if grep -q '\[unknown\]' "$t.expected.folded"; then
+		[ "$got" = 1 ] || fail "$name: not one warning of frames in no image: $(cat "$t.err")"
+	else
+		[ "$got" = 0 ] || fail "$name: a warning of frames in no image: $(cat "$t.err")"
+	fi
+	[ -z "$(other_stderr "$t.err")" ] || fail "$name: unexpected messages: $(other_stderr "$t.err")"
+	# PDB identities
+	checked=$((checked + 1))
+	pc info --progid "$t.etl" >"$t.progid" || fail "$name: info --progid failed"
+	while IFS= read -r line; do
+		grep -qxF "$line" "$t.progid" || fail "$name: info --progid lacks '$line'"
+	done <"$t.expected.progid"
+done
+
+# compressed and plain twins: the same model, the same census but for the buffers
+for pair in "plain64 xpress64" "plain32 xpress32" "small small-xpress"; do
+	set -- $pair
+	checked=$((checked + 1))
+	pc convert -q -f etl -t dump -o "$tmp/$1.dump" "$tmp/$1.etl" &&
+		pc convert -q -f etl -t dump -o "$tmp/$2.dump" "$tmp/$2.etl" &&
+		cmp -s "$tmp/$1.dump" "$tmp/$2.dump" || fail "$2: -t dump differs from $1's"
+	pc info --events "$tmp/$1.etl" | sed 1d >"$tmp/$1.events"
+	pc info --events "$tmp/$2.etl" >"$tmp/$2.events.all"
+	sed 1d "$tmp/$2.events.all" >"$tmp/$2.events"
+	same "$2: info --events (but the buffers line) against $1's" "$tmp/$1.events" "$tmp/$2.events"
+	head -1 "$tmp/$2.events.all" | awk '{ n = $2 + 0; c = substr($3, 2) + 0 } END { exit c != n - 1 }' ||
+		fail "$2: not every data buffer is compressed: $(head -1 "$tmp/$2.events.all")"
+done
+checked=$((checked + 1))
+mixed=$(pc info --events "$tmp/mixed.etl" | head -1)
+case $mixed in
+"buffers: "*" (6 compressed), "*) ;;
+*) fail "mixed: not 6 compressed buffers: $mixed" ;;
+esac
+
+# the seeds convert
+if [ -d "$top/tests/fuzz/corpus/etl" ]; then
+	for seed in "$top"/tests/fuzz/corpus/etl/*.etl; do
+		checked=$((checked + 1))
+		pc convert -q -f etl -t folded -o "$tmp/seed.folded" "$seed" ||
+			fail "seed $(basename "$seed") does not convert"
+	done
+fi
+
+# --- re-layout of PerfView's traces: every compressed buffer stored plain ---
+for trace in net.4.5.2.x64 SelfDescribingSingleEvent; do
+	orig="$corpus/$trace.etl"
+	plain="$tmp/$trace.plain.etl"
+	python3 -B "$seeds" relayout "$orig" "$plain" ||
+		{ fail "$trace: etl_seeds.py could not rewrite it"; continue; }
+	for view in folded dump; do
+		checked=$((checked + 1))
+		pc convert -q -f etl -t "$view" -o "$tmp/$trace.orig.$view" "$orig" 2>/dev/null
+		pc convert -q -f etl -t "$view" -o "$tmp/$trace.plain.$view" "$plain" 2>/dev/null
+		[ -f "$tmp/$trace.orig.$view" ] || fail "$trace: the original does not convert to $view"
+		same "$trace re-laid out: -t $view" "$tmp/$trace.orig.$view" "$tmp/$trace.plain.$view"
+	done
+	pc info --events "$orig" >"$tmp/$trace.orig.events" || fail "$trace: info --events failed"
+	pc info --events "$plain" >"$tmp/$trace.plain.events" ||
+		fail "$trace re-laid out: info --events failed"
+	head -1 "$tmp/$trace.orig.events" | grep -Eq '^buffers: [0-9]+ \([1-9][0-9]* compressed\)' ||
+		fail "$trace: the original has no compressed buffer: $(head -1 "$tmp/$trace.orig.events")"
+	head -1 "$tmp/$trace.orig.events" | sed 's/ ([0-9]* compressed)/ (0 compressed)/' \
+		>"$tmp/$trace.expected.events"
+	sed 1d "$tmp/$trace.orig.events" >>"$tmp/$trace.expected.events"
+	same "$trace re-laid out: info --events" "$tmp/$trace.expected.events" "$tmp/$trace.plain.events"
+done
+x64="$tmp/net.4.5.2.x64"
+if [ -x "${PPROF:-}" ]; then
+	pc convert -q -f etl -o "$x64.orig.pb.gz" "$corpus/net.4.5.2.x64.etl" &&
+		pc convert -q -f etl -o "$x64.plain.pb.gz" "$x64.plain.etl" ||
+		fail "net.4.5.2.x64: convert to pprof failed"
+	"$PPROF" -raw -symbolize=none "$x64.orig.pb.gz" >"$x64.orig.raw" 2>/dev/null &&
+		"$PPROF" -raw -symbolize=none "$x64.plain.pb.gz" >"$x64.plain.raw" 2>/dev/null ||
+		fail "net.4.5.2.x64: pprof -raw failed"
+	same "net.4.5.2.x64 re-laid out: pprof -raw" "$x64.orig.raw" "$x64.plain.raw"
+	[ "$(grep -c . "$x64.orig.raw")" -gt 1000 ] || fail "net.4.5.2.x64: pprof -raw is nearly empty"
+else
+	echo "note: no pprof (PPROF): the pprof -raw comparison is skipped"
+fi
+pc convert -q -f etl -t folded -o "$x64.stdin.folded" - <"$x64.plain.etl" ||
+	fail "net.4.5.2.x64 re-laid out: stdin failed"
+same "net.4.5.2.x64 re-laid out: folded from standard input" "$x64.orig.folded" "$x64.stdin.folded"
+
+echo "etl_generated: $checked checks, $failures failures"
+[ "$failures" -eq 0 ]
