@@ -32,27 +32,6 @@ struct outcome {
 	char message[sizeof(((struct pc_error *)0)->message)];
 };
 
-static void write_to_memory(struct pc_ctx *ctx, const struct pc_writer *writer,
-			    const struct pc_model *m)
-{
-	struct pc_output out;
-	char *text = NULL;
-	size_t size = 0;
-
-	if (pc_output_to_memory(&out, &text, &size, &ctx->err))
-		abort();
-	if (writer->write(ctx, m, &out)) {
-		pc_output_abort(&out);
-		if (!ctx->err.message[0])
-			abort();
-		pc_error_clear(&ctx->err);
-		return;
-	}
-	if (pc_output_commit(&out, &ctx->err))
-		abort();
-	free(text);
-}
-
 /*
  * A failure is located: a byte offset inside the input (a buffer's start: before
  * the end, but for the empty input's 0), the format named, one line.
@@ -82,8 +61,8 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool unknown_s
 			for (size_t c = 0; c < pc_model_ncolumns(m); c++)
 				o.total += pc_model_values(m, i)[c];
 		if (!unknown_size) {
-			write_to_memory(&ctx, &pc_folded_writer, m);
-			write_to_memory(&ctx, &pc_dump_writer, m);
+			fuzz_write(&ctx, &pc_folded_writer, m);
+			fuzz_write(&ctx, &pc_dump_writer, m);
 			fuzz_report(&ctx, m);
 		}
 	} else {

@@ -13,6 +13,7 @@
  * the reader makes.
  */
 #include "model/format.h"
+#include "support/harness.h"
 
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_writer pc_folded_writer;
@@ -26,27 +27,6 @@ struct outcome {
 	size_t nsamples;
 	uint64_t total;   /* of every value */
 };
-
-static void write_to_memory(struct pc_ctx *ctx, const struct pc_writer *writer,
-			    const struct pc_model *m)
-{
-	struct pc_output out;
-	char *text = NULL;
-	size_t size = 0;
-
-	if (pc_output_to_memory(&out, &text, &size, &ctx->err))
-		abort();
-	if (writer->write(ctx, m, &out)) {
-		pc_output_abort(&out);
-		if (!ctx->err.message[0])
-			abort();
-		pc_error_clear(&ctx->err);
-		return;
-	}
-	if (pc_output_commit(&out, &ctx->err))
-		abort();
-	free(text);
-}
 
 static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 {
@@ -66,13 +46,13 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 		for (size_t i = 0; i < pc_model_nsamples(m); i++)
 			for (size_t c = 0; c < pc_model_ncolumns(m); c++)
 				o.total += pc_model_values(m, i)[c];
-		write_to_memory(&ctx, &pc_folded_writer, m);
+		fuzz_write(&ctx, &pc_folded_writer, m);
 		pc_ctx_set(&ctx, "tid", NULL);
 		pc_ctx_set(&ctx, "kernel", NULL);
 		pc_ctx_set(&ctx, "jit", NULL);
 		pc_ctx_set(&ctx, "addrs", NULL);
-		write_to_memory(&ctx, &pc_folded_writer, m);
-		write_to_memory(&ctx, &pc_dump_writer, m);
+		fuzz_write(&ctx, &pc_folded_writer, m);
+		fuzz_write(&ctx, &pc_dump_writer, m);
 	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
 		abort(); /* a failure must say why */
 	} else {

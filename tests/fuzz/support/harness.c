@@ -41,3 +41,23 @@ int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m)
 	pc_ctx_set(ctx, "top", "5");
 	return pc_report_writer.write(ctx, m, &out);
 }
+
+void fuzz_write(struct pc_ctx *ctx, const struct pc_writer *writer, const struct pc_model *m)
+{
+	struct pc_output out;
+	char *text = NULL;
+	size_t size = 0;
+
+	if (pc_output_to_memory(&out, &text, &size, &ctx->err))
+		abort();
+	if (writer->write(ctx, m, &out)) {
+		pc_output_abort(&out);
+		if (!ctx->err.message[0])
+			abort();
+		pc_error_clear(&ctx->err);
+		return;
+	}
+	if (pc_output_commit(&out, &ctx->err))
+		abort();
+	free(text);
+}

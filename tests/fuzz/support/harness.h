@@ -28,6 +28,12 @@ FILE *fuzz_null_output(void);
 int fuzz_read(struct pc_ctx *ctx, const struct pc_reader *reader, const char *name,
 	      const uint8_t *data, size_t size, bool unknown_size, struct pc_model *m);
 
+/*
+ * Writes m with writer into memory and drops it; a failure must say why
+ * (an error without a message aborts), and is then cleared.
+ */
+void fuzz_write(struct pc_ctx *ctx, const struct pc_writer *writer, const struct pc_model *m);
+
 /* Runs `report --tree --top 5` on m into /dev/null; ctx keeps any error. */
 int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m);
 
