@@ -121,9 +121,9 @@ lib: $(BUILD)/libprofconv.a $(SHLIB)
 $(BUILD)/profconv: $(CLI_OBJ) $(BUILD)/libprofconv.a
 	$(CC) $(CFLAGS) $(SAN_LDFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libprofconv.a $(PC_LIBS)
 
-$(BUILD)/tools/%: tools/%.c
+$(BUILD)/tools/%: tools/%.c $(BUILD)/libprofconv.a
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PC_CFLAGS) $(INCLUDES) $(SAN_LDFLAGS) -o $@ $<
+	$(CC) $(CFLAGS) $(PC_CFLAGS) $(INCLUDES) $(SAN_LDFLAGS) -o $@ $< $(BUILD)/libprofconv.a $(PC_LIBS)
 
 $(BUILD)/tests/%: tests/%.c $(TEST_SUPPORT) $(BUILD)/libprofconv.a
 	@mkdir -p $(dir $@)

@@ -18,8 +18,10 @@ BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev 
 # Windows programs behind samples/demo-pe.spt (scripts/make-pe.sh), and
 # llvm gives pprof (and profconv --symbols) the llvm-symbolizer that names
 # their frames; perf, g++ and libc6-dbg let tests/e2e/symbols_perf.sh
-# check --symbols against perf's own names.
-TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64 linux-perf g++ libc6-dbg"
+# check --symbols against perf's own names; gcc-11 shows that the gcc-afdo
+# version-1 file is what gcc 5 to 11 read, and elfutils' eu-addr2line is
+# the oracle of the DWARF positions that gcc-afdo and llvm-sample write.
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64 linux-perf g++ libc6-dbg gcc-11 elfutils"
 
 missing=""
 for package in $BUILD_PACKAGES $TOOL_PACKAGES; do
