@@ -19,6 +19,8 @@ extern const struct pc_writer pc_spt_writer;
 extern const struct pc_writer pc_sampler_writer;
 extern const struct pc_writer pc_autofdo_writer;
 extern const struct pc_writer pc_llvm_unsymbolized_writer;
+extern const struct pc_writer pc_gcc_afdo_writer;
+extern const struct pc_writer pc_llvm_sample_writer;
 
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
@@ -43,6 +45,8 @@ const struct pc_writer *const pc_writers[] = {
 	&pc_sampler_writer,
 	&pc_autofdo_writer,
 	&pc_llvm_unsymbolized_writer,
+	&pc_gcc_afdo_writer,
+	&pc_llvm_sample_writer,
 	NULL,
 };
 

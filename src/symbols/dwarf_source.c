@@ -23,6 +23,7 @@
 #include "symbols/dwarf_source.h"
 
 #include "base/error.h"
+#include "base/sort.h"
 
 #include <dwarf.h>
 #include <elfutils/libdw.h>
@@ -71,6 +72,7 @@ struct pc_dwarf {
 	size_t norigins, origins_cap;
 	struct dw_call *calls;
 	size_t ncalls, calls_cap;
+	uint32_t *by_name;       /* function indices by name, for declarations of other units */
 	bool calls_read;
 };
 
@@ -367,6 +369,7 @@ void pc_dwarf_close(struct pc_dwarf *dw)
 	free(dw->reach);
 	free(dw->origins);
 	free(dw->calls);
+	free(dw->by_name);
 	free(dw);
 }
 
@@ -439,6 +442,16 @@ size_t pc_dwarf_frames(struct pc_dwarf *dw, uint64_t addr, struct pc_source_fram
 	}
 	describe(f, fn);
 	return total - skip;
+}
+
+bool pc_dwarf_function_of(struct pc_dwarf *dw, uint64_t addr, struct pc_source_function *fn)
+{
+	struct dw_function *f = find_function(dw, addr);
+
+	if (!f)
+		return false;
+	describe(f, fn);
+	return true;
 }
 
 bool pc_dwarf_function_at(struct pc_dwarf *dw, uint64_t addr, struct pc_source_function *fn)
@@ -534,6 +547,45 @@ static const struct dw_function *named_function(struct pc_dwarf *dw, const Dwarf
 	return &dw->functions[dw->origins[lo].function];
 }
 
+static int compare_names(const void *ctx, uint32_t a, uint32_t b)
+{
+	const struct pc_dwarf *dw = ctx;
+
+	return strcmp(dw->functions[a].name, dw->functions[b].name);
+}
+
+/* The one function with code named name (a declaration's callee in another unit), or NULL. */
+static const struct dw_function *function_named(struct pc_dwarf *dw, const char *name)
+{
+	size_t lo = 0, hi = dw->nfunctions;
+
+	if (!name || !name[0])
+		return NULL;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(dw->functions[dw->by_name[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == dw->nfunctions || strcmp(dw->functions[dw->by_name[lo]].name, name) ||
+	    (lo + 1 < dw->nfunctions && !strcmp(dw->functions[dw->by_name[lo + 1]].name, name)))
+		return NULL;
+	return &dw->functions[dw->by_name[lo]];
+}
+
+/* The callee of a call site: the function its origin names, or one external declaration names. */
+static const struct dw_function *callee_of(struct pc_dwarf *dw, Dwarf_Die *origin)
+{
+	const struct dw_function *callee = named_function(dw, origin);
+
+	if (callee || !dwarf_hasattr(origin, DW_AT_declaration) ||
+	    !dwarf_hasattr(origin, DW_AT_external))
+		return callee;
+	return function_named(dw, die_name(origin));
+}
+
 static void add_call_site(struct pc_dwarf *dw, Dwarf_Die *site)
 {
 	const struct dw_function *callee;
@@ -544,7 +596,7 @@ static void add_call_site(struct pc_dwarf *dw, Dwarf_Die *site)
 	if (!dwarf_attr(site, DW_AT_call_origin, &attr) &&
 	    !dwarf_attr(site, DW_AT_abstract_origin, &attr))
 		return;
-	if (!dwarf_formref_die(&attr, &origin) || !(callee = named_function(dw, &origin)))
+	if (!dwarf_formref_die(&attr, &origin) || !(callee = callee_of(dw, &origin)))
 		return;
 	if ((address = die_address(site, DW_AT_call_return_pc)) ||
 	    (address = die_address(site, DW_AT_low_pc)))
@@ -579,6 +631,10 @@ static void read_call_sites(struct pc_dwarf *dw)
 	size_t kept = 0;
 
 	dw->calls_read = true;
+	dw->by_name = pc_xmalloc((dw->nfunctions ? dw->nfunctions : 1) * sizeof(*dw->by_name));
+	for (size_t i = 0; i < dw->nfunctions; i++)
+		dw->by_name[i] = (uint32_t)i;
+	pc_sort_indices(dw, dw->by_name, dw->nfunctions, compare_names);
 	walk_units(dw, call_site_die);
 	if (dw->ncalls) /* qsort wants a valid pointer even for 0 elements */
 		qsort(dw->calls, dw->ncalls, sizeof(*dw->calls), compare_calls);

@@ -96,7 +96,10 @@ size_t pc_dwarf_function_rows(struct pc_dwarf *dw, uint64_t addr,
  * naming exactly one function with code: directly, or as the declaration
  * or abstract instance that its DW_AT_specification / DW_AT_abstract_origin
  * names; a call naming an abstract instance that two functions share, as
- * gcc's foo and its foo.part.0 clone do, is left out): call_address is the return address minus one
+ * gcc's foo and its foo.part.0 clone do, is left out; an external
+ * declaration that nothing links to its definition, as for a call into
+ * another compile unit, names the one function with code of its name):
+ * call_address is the return address minus one
  * (DW_AT_call_return_pc or DW_AT_low_pc, minus 1: an address inside the
  * call instruction, or the jmp of a tail call), else DW_AT_call_pc as is;
  * callee_entry the callee's entry as in pc_source_function.entry. In
@@ -106,6 +109,9 @@ size_t pc_dwarf_function_rows(struct pc_dwarf *dw, uint64_t addr,
 size_t pc_dwarf_call_sites(struct pc_dwarf *dw,
 			   void (*visit)(void *arg, uint64_t call_address, uint64_t callee_entry),
 			   void *arg);
+
+/* The function whose code holds addr (whatever its line); false when none. */
+bool pc_dwarf_function_of(struct pc_dwarf *dw, uint64_t addr, struct pc_source_function *fn);
 
 /* The function whose entry is exactly addr; false when none. */
 bool pc_dwarf_function_at(struct pc_dwarf *dw, uint64_t addr, struct pc_source_function *fn);

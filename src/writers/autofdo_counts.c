@@ -416,7 +416,9 @@ static bool unmapped_address(struct afdo_walk *w, const struct pc_frame *frame,
 	bool absolute = frame->flags & PC_FRAME_ABSOLUTE;
 	uint64_t base;
 
-	if (mod && mod->has_pdb) { /* SPT: an RVA */
+	if (mod && mod->has_pdb) { /* SPT: an RVA, a file offset for an ELF binary */
+		if (w->space == AFDO_SPACE_VADDR)
+			return offset_address(w, frame->address, out);
 		*out = frame->address;
 		return true;
 	}
