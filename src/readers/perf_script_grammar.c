@@ -18,11 +18,14 @@
  *     event is the period when it is right-aligned in perf's 10 columns. A
  *     lone number with no comm (-F pid,ip,dso) is read as the pid;
  *   - after the event comes the remainder: empty (a callchain follows), a
- *     "FROM => TO" branch, brstack entries, or a tracepoint payload and/or
- *     flags ending in a single-line "ip sym (dso)": the ip is the last hex
- *     token right-aligned in perf's 16 columns (after a payload the line
- *     must end in its "(dso)"). Text that is none of these where no event
- *     was printed is an error ("expected an event name");
+ *     "[FLAGS] FROM => TO" branch, brstack entries, or a tracepoint payload
+ *     and/or flags ending in a single-line "ip sym (dso)": the ip is the
+ *     last hex token right-aligned in perf's 16 columns (after a payload
+ *     the line must end in its "(dso)"). perf's insn, ilen and IPC fields,
+ *     and what xed made of insn (" \t\tINSTRUCTION", perf script --xed),
+ *     end the remainder. brstacksym entries glued to the 16-column ip or to
+ *     a "(dso)" are split from them. Text that is none of these where no
+ *     event was printed is an error ("expected an event name");
  *   - a frame line is an optional indent, a hex address (at most 16 digits)
  *     and optionally the symbol and "(dso)"; the dso is the last balanced
  *     parenthesised group preceded by a blank. "ADDR  (DSO)" (two blanks:
@@ -498,16 +501,22 @@ bool ps_is_ip_column(const char *s, size_t first, size_t end)
 	return tok_is_wide_hex(s, &tok);
 }
 
-/* Strips a trailing "+0x<hex>" from text[0, *len). */
-static void strip_offset(const char *text, size_t *len)
+/*
+ * Strips a trailing "+0x<hex>" from text[0, *len); true with its value in
+ * *offset when there was one (of at most 16 digits).
+ */
+static bool strip_offset(const char *text, size_t *len, uint64_t *offset)
 {
 	size_t n = *len, hex = n;
 
 	while (hex > 0 && pc_hex_digit(text[hex - 1]) >= 0)
 		hex--;
 	if (hex < n && hex >= 3 && text[hex - 1] == 'x' && text[hex - 2] == '0' &&
-	    text[hex - 3] == '+')
+	    text[hex - 3] == '+') {
 		*len = hex - 3;
+		return parse_hex(text + hex, n - hex, offset);
+	}
+	return false;
 }
 
 /*
@@ -560,7 +569,9 @@ int ps_parse_frame(const char *s, size_t at, size_t end, struct ps_frame_text *f
 			f->inlined = true;
 			f->dso = NULL;
 		} else {
-			strip_offset(f->dso, &f->dso_len);
+			uint64_t dsoff;
+
+			strip_offset(f->dso, &f->dso_len, &dsoff);
 		}
 	}
 	if (end == rest && f->dso && open - addr_end >= 2) {
@@ -570,7 +581,7 @@ int ps_parse_frame(const char *s, size_t at, size_t end, struct ps_frame_text *f
 	} else if (end > rest) {
 		f->sym = s + rest;
 		f->sym_len = end - rest;
-		strip_offset(f->sym, &f->sym_len);
+		f->has_offset = strip_offset(f->sym, &f->sym_len, &f->offset);
 		if (ps_equals(f->sym, f->sym_len, "[unknown]") || !f->sym_len)
 			f->sym = NULL;
 	}
@@ -624,7 +635,7 @@ static bool decode_branch_end(struct ps_branch_end *b)
 	}
 	b->sym = t;
 	b->sym_len = n;
-	strip_offset(b->sym, &b->sym_len);
+	b->has_offset = strip_offset(b->sym, &b->sym_len, &b->offset);
 	if (ps_equals(b->sym, b->sym_len, "[unknown]") || !b->sym_len)
 		b->sym = NULL;
 	return true;
@@ -705,19 +716,25 @@ static size_t last_wide_address(const char *s, size_t start, size_t end)
 	return found;
 }
 
-/* Cuts the remainder before perf's insn, ilen and IPC fields. */
-static size_t cut_extras(const char *s, size_t start, size_t end)
+/*
+ * Cuts line[start, end) before perf's insn, ilen and IPC fields and before
+ * what xed -F insn: made of the insn field (perf script --xed): the line up
+ * to "insn:", two tabs, the instruction (xed's examples/xed-disas-filter.c).
+ */
+size_t ps_cut_extras(const char *s, size_t start, size_t end)
 {
-	static const char *const fields[] = { " insn:", " ilen:", " IPC:" };
+	static const char *const fields[] = { " insn:", " ilen:", " IPC:", " \t\t" };
 
-	for (size_t i = 0; i < PC_ARRAY_SIZE(fields); i++) {
-		size_t n = strlen(fields[i]);
+	/* one pass; a field starts with a blank and one of 'i', 'I' or a tab */
+	for (size_t at = start; at + 1 < end; at++) {
+		if (s[at] != ' ' || (s[at + 1] != 'i' && s[at + 1] != 'I' && s[at + 1] != '\t'))
+			continue;
+		for (size_t i = 0; i < PC_ARRAY_SIZE(fields); i++) {
+			size_t n = strlen(fields[i]);
 
-		for (size_t at = start; at + n <= end; at++)
-			if (s[at] == ' ' && !memcmp(s + at, fields[i], n)) {
-				end = at;
-				break;
-			}
+			if (at + n <= end && !memcmp(s + at, fields[i], n))
+				return ps_trim_end(s, start, at);
+		}
 	}
 	return ps_trim_end(s, start, end);
 }
@@ -744,11 +761,72 @@ static int classify_branch(const char *s, size_t start, size_t end, const char *
 	if (!ps_address_token_end(s, to, end))
 		return ps_syntax_error(syn, s, to, end, "a branch target address after '=>'");
 	rest->kind = PS_REST_BRANCH;
+	rest->flags_start = start;
+	rest->flags_end = ps_trim_end(s, start, from);
 	rest->frame_start = from;
 	rest->frame_end = from_end;
 	rest->to_start = to;
 	rest->to_end = end;
 	return 0;
+}
+
+/* The end of the balanced "(...)" group that starts at s[at], or 0. */
+static size_t group_end(const char *s, size_t at, size_t end)
+{
+	int depth = 0;
+
+	for (size_t i = at; i < end; i++) {
+		if (s[i] == '(')
+			depth++;
+		else if (s[i] == ')' && --depth == 0)
+			return i + 1;
+	}
+	return 0;
+}
+
+static size_t token_end(const char *s, size_t at, size_t end)
+{
+	while (at < end && !ps_is_blank(s[at]))
+		at++;
+	return at;
+}
+
+size_t ps_split_glued_ip(const char *s, size_t field_end, size_t at, size_t end)
+{
+	size_t ip_end = field_end + (field_end ? 18 : 17), tok_end = token_end(s, at, end);
+
+	if (at >= ip_end || ip_end >= tok_end || hex_run(s, at, ip_end) != ip_end ||
+	    !ps_is_branch_entry(s, ip_end, tok_end))
+		return 0;
+	return ip_end;
+}
+
+/*
+ * perf prints brstacksym entries right after the field before them, so a
+ * frame's "(DSO)" is glued to the first entry: "... work+0xc (/x)work+0xa(/x)/...".
+ * A run of entries that starts with a group followed by an entry, after a
+ * frame that has no dso yet, starts after that group.
+ */
+static size_t unglue_dso(const char *s, size_t start, size_t br, size_t end)
+{
+	size_t before = ps_trim_end(s, start, br), tok_end = token_end(s, br, end), close;
+
+	if (br >= end || s[br] != '(' || before == start || s[before - 1] == ')')
+		return br;
+	close = group_end(s, br, tok_end);
+	if (!close || close == tok_end || !ps_is_branch_entry(s, close, tok_end))
+		return br;
+	return close;
+}
+
+/* Where the brstack entries that end line[start, end) begin (end: none). */
+static size_t find_entries(const char *s, size_t start, size_t end)
+{
+	size_t glued = ps_split_glued_ip(s, ps_trim_end(s, 0, start), start, end);
+
+	if (glued && ps_trailing_branches(s, glued, end) == glued)
+		return glued;
+	return unglue_dso(s, start, ps_trailing_branches(s, start, end), end);
 }
 
 /* What follows the fields of a header: see enum ps_rest_kind. */
@@ -761,11 +839,11 @@ int ps_classify_rest(const char *s, size_t len, const struct ps_header *h,
 	memset(rest, 0, sizeof(*rest));
 	if (start >= end)
 		return 0;
-	end = cut_extras(s, start, end);
+	end = ps_cut_extras(s, start, end);
 	arrow = find_arrow(s, start, end);
 	if (arrow)
 		return classify_branch(s, start, end, arrow, rest, syn);
-	rest->br_start = ps_trailing_branches(s, start, end);
+	rest->br_start = find_entries(s, start, end);
 	rest->br_end = rest->br_start < end ? end : rest->br_start;
 	end = ps_trim_end(s, start, rest->br_start);
 	if (start >= end) {
@@ -801,6 +879,7 @@ void ps_parse_srcline(const char *s, size_t start, size_t end, struct ps_srcline
 	uint64_t number;
 
 	memset(src, 0, sizeof(*src));
+	end = ps_cut_extras(s, start, end);
 	if (has_suffix(s + start, end - start, " (inlined)")) {
 		end = ps_trim_end(s, start, end - strlen(" (inlined)"));
 		src->inlined = true;
@@ -1049,6 +1128,16 @@ int64_t ps_parse_captured_on(const char *s, size_t n)
 
 /* ---- the probe ---- */
 
+/* " FROM => TO" without header (-F ip,addr): 2 when both ends read, else -1. */
+static int probe_headerless_branch(const char *s, size_t first, size_t end)
+{
+	struct ps_header h = { .rest = first };
+	struct ps_rest rest;
+	struct ps_syntax syn;
+
+	return ps_classify_rest(s, end, &h, &rest, &syn) || rest.kind != PS_REST_BRANCH ? -1 : 2;
+}
+
 int ps_probe_line(const char *s, size_t len)
 {
 	struct ps_header h;
@@ -1074,13 +1163,16 @@ int ps_probe_line(const char *s, size_t len)
 
 		return ps_parse_decimal(s, end, &repeat) ? 0 : -1; /* llvm-profgen's repeat count */
 	}
+	if (addr && first > 0 && ps_is_ip_column(s, first, addr) && find_arrow(s, addr, end))
+		return probe_headerless_branch(s, first, end);
 	if (ps_parse_header(s, len, &h, &syn))
 		return -1;
 	if (h.side)
 		return 2;
 	if (ps_classify_rest(s, len, &h, &rest, &syn))
 		return -1;
-	if (h.has_time && h.has_event)
+	if (h.has_time && (h.has_event || rest.kind == PS_REST_BRANCH ||
+			   (rest.kind == PS_REST_SINGLE && s[rest.frame_end - 1] == ')')))
 		return 2;
 	return h.has_event && h.has_tid ? 1 : 0;
 }

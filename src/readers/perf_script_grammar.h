@@ -92,6 +92,7 @@ enum ps_rest_kind {
 
 struct ps_rest {
 	enum ps_rest_kind kind;
+	size_t flags_start, flags_end; /* a branch's flags before FROM ("tr strt", "jcc") */
 	size_t frame_start, frame_end; /* the single-line frame, or FROM */
 	size_t to_start, to_end;       /* TO */
 	size_t br_start, br_end;       /* brstack entries, when br_end > br_start */
@@ -99,6 +100,20 @@ struct ps_rest {
 
 int ps_classify_rest(const char *s, size_t len, const struct ps_header *h,
 		     struct ps_rest *rest, struct ps_syntax *syn);
+
+/*
+ * Cuts line[start, end) before perf's insn, ilen and IPC fields and what
+ * xed made of insn (perf script --xed); returns the new end, trimmed.
+ */
+size_t ps_cut_extras(const char *s, size_t start, size_t end);
+
+/*
+ * perf 6.1 prints brstacksym entries glued to the ip ("  40115cwork+0xa/...").
+ * The ip fills the 16 columns after one blank that follow field_end (the
+ * end of the field before, 0 at the start of a line); returns where the
+ * first entry starts in the token at s[at...), or 0 when it is not so.
+ */
+size_t ps_split_glued_ip(const char *s, size_t field_end, size_t at, size_t end);
 
 /* ---- frames ---- */
 
@@ -109,6 +124,8 @@ struct ps_frame_text {
 	size_t build_id_len;
 	const char *sym;      /* NULL: none or [unknown] */
 	size_t sym_len;
+	bool has_offset;      /* sym was printed with "+0xOFFSET" */
+	uint64_t offset;
 	const char *dso;      /* NULL: none */
 	size_t dso_len;
 	bool inlined;
@@ -150,6 +167,8 @@ struct ps_branch_end {
 	uint64_t address;
 	const char *build_id, *sym, *dso;
 	size_t build_id_len, sym_len, dso_len;
+	bool has_offset;  /* sym was printed with "+0xOFFSET" (brstacksym) */
+	uint64_t offset;
 };
 
 /* Parses one entry s[at, end) "FROM/TO[/FLAGS...]". */

@@ -7,11 +7,15 @@
  * Besides the grammar's rules: a tab-indented frame line outside a sample
  * starts a sample without a header (-F ip,... with a callchain;
  * llvm-profgen's hybrid form), a line whose first token is a 16-column
- * address starts a single-line sample without header (-F ip,sym;
- * -F ip,brstack); a brstack line ends its sample; a blank line between a
+ * address (or such an address glued to a brstacksym entry) starts a
+ * single-line sample without header (-F ip,sym; -F ip,brstack; PT's
+ * -F ip,addr " FROM => TO"); a two-blank "FILE:LINE" line after a
+ * single-line sample is its srcline (-F +srcline prints it on a line of
+ * its own); a brstack line ends its sample; a blank line between a
  * header and its callchain is tolerated (counted in a warning), and so are
  * a missing last blank line, CRLF ends, " instruction trace error" lines
- * and perf's own "Warning:"/"Error:" lines (both counted in comments).
+ * (which end the PT branch chains of their cpu and thread) and perf's own
+ * "Warning:"/"Error:" lines (both counted in comments).
  * Unparseable lines are errors at FILE:LINE:COL naming what was expected;
  * with --skip-bad each is skipped with its sample and counted in a warning.
  * A last line that ends without a newline in the middle of a frame (an
@@ -115,6 +119,14 @@ static bool is_trace_error(const struct ps_reader *r)
 {
 	return r->first > 0 && ps_has_prefix(r->line + r->first, r->len - r->first,
 					     "instruction trace error");
+}
+
+/* " instruction trace error ...": counted; the PT chains of its cpu and thread end. */
+static int trace_error_line(struct ps_reader *r)
+{
+	r->trace_errors++;
+	ps_pt_trace_error(r);
+	return 0;
 }
 
 static bool is_perf_message(const struct ps_reader *r)
@@ -222,29 +234,43 @@ static int stack_line(struct ps_reader *r)
 	r->prev_frame = false;
 	if (looks_like_branch_line(r))
 		return branch_line(r);
-	if (is_trace_error(r)) {
-		r->trace_errors++;
-		return 0;
-	}
+	if (is_trace_error(r))
+		return trace_error_line(r);
 	return header_line(r, true);
 }
 
-/* A single-line sample without a header (-F ip,sym; -F ip,brstack). */
+static int apply_rest(struct ps_reader *r, const struct ps_header *h, const struct ps_rest *rest);
+
+/*
+ * A single-line sample without a header (-F ip,sym; -F ip,brstack;
+ * -F ip,brstacksym with the first entry glued to the ip; -F ip,addr of PT
+ * branches, " FROM => TO"): the remainder of a header with no fields.
+ */
 static int headerless_single(struct ps_reader *r)
 {
-	const char *s = r->line;
-	size_t end = line_end(r), br = ps_trailing_branches(s, r->first, end);
-	size_t frame_end = ps_trim_end(s, r->first, br);
-	uint32_t id;
+	struct ps_header h;
+	struct ps_rest rest;
+	struct ps_syntax syn;
 
+	memset(&h, 0, sizeof(h));
+	h.rest = r->first;
+	if (ps_classify_rest(r->line, r->len, &h, &rest, &syn))
+		return ps_fail_syntax(r, &syn);
 	ps_open_sample(r);
-	if (ps_resolve_frame(r, r->first, frame_end, &id))
-		return -1;
-	ps_push_frame(r, id);
-	if (br < end && ps_add_branches(r, br, end))
-		return -1;
-	r->state = ST_SINGLE;
-	return 0;
+	return apply_rest(r, &h, &rest);
+}
+
+/* Whether the line is "[FLAGS] FROM => TO" with no header fields. */
+static bool is_headerless_branch(const struct ps_reader *r)
+{
+	struct ps_header h;
+	struct ps_rest rest;
+	struct ps_syntax syn;
+
+	memset(&h, 0, sizeof(h));
+	h.rest = r->first;
+	return r->first > 0 && !ps_classify_rest(r->line, r->len, &h, &rest, &syn) &&
+	       rest.kind == PS_REST_BRANCH;
 }
 
 static int repeat_line(struct ps_reader *r)
@@ -277,12 +303,11 @@ static int idle_line(struct ps_reader *r)
 		r->state = ST_STACK;
 		return stack_frame_line(r);
 	}
-	if (addr_end && ps_is_ip_column(r->line, r->first, addr_end))
+	if ((addr_end && ps_is_ip_column(r->line, r->first, addr_end)) ||
+	    (!addr_end && r->first > 0 && ps_split_glued_ip(r->line, 0, r->first, line_end(r))))
 		return headerless_single(r);
-	if (is_trace_error(r)) {
-		r->trace_errors++;
-		return 0;
-	}
+	if (is_trace_error(r))
+		return trace_error_line(r);
 	if (is_perf_message(r)) {
 		r->perf_messages++;
 		return 0;
@@ -291,10 +316,10 @@ static int idle_line(struct ps_reader *r)
 }
 
 /* Fills the open sample from the header's remainder. */
-static int apply_rest(struct ps_reader *r, const struct ps_rest *rest)
+static int apply_rest(struct ps_reader *r, const struct ps_header *h, const struct ps_rest *rest)
 {
 	struct ps_sample *c = &r->cur;
-	uint32_t from, to;
+	uint32_t from;
 
 	switch (rest->kind) {
 	case PS_REST_NONE:
@@ -303,13 +328,8 @@ static int apply_rest(struct ps_reader *r, const struct ps_rest *rest)
 		r->state = ST_STACK;
 		return 0;
 	case PS_REST_BRANCH:
-		if (ps_resolve_frame(r, rest->frame_start, rest->frame_end, &from) ||
-		    ps_resolve_frame(r, rest->to_start, rest->to_end, &to))
+		if (ps_pt_branch(r, h, rest))
 			return -1;
-		ps_push_frame(r, from);
-		pc_grow(&c->branches, &c->branches_cap, 1, sizeof(*c->branches));
-		c->branches[0] = (struct pc_branch){ .from = from, .to = to };
-		c->nbranches = 1;
 		break;
 	case PS_REST_SINGLE:
 		if (ps_resolve_frame(r, rest->frame_start, rest->frame_end, &from))
@@ -338,6 +358,8 @@ static int header_line(struct ps_reader *r, bool in_stack)
 
 	if (ps_parse_header(r->line, r->len, &h, &syn) ||
 	    (!h.side && ps_classify_rest(r->line, r->len, &h, &rest, &syn))) {
+		if (!in_stack && is_headerless_branch(r))
+			return headerless_single(r); /* -F flags,ip,addr: "tr strt  0 => 401126" */
 		if (in_stack && r->first > 0) {
 			size_t end = r->first;
 
@@ -355,7 +377,7 @@ static int header_line(struct ps_reader *r, bool in_stack)
 		return ps_side_record(r, h.side_at);
 	if (ps_open_from_header(r, &h))
 		return -1;
-	return apply_rest(r, &rest);
+	return apply_rest(r, &h, &rest);
 }
 
 /* The open sample is complete: the line is one between samples. */
@@ -366,9 +388,58 @@ static int emit_then_idle_line(struct ps_reader *r)
 	return idle_line(r);
 }
 
+/*
+ * After a single-line sample with a frame, -F +srcline prints the frame's
+ * "  FILE:LINE" (or "  DSO[ADDR]") on a line of its own, and the fields
+ * after the ip (brstack, insn, IPC) go on that line: two blanks, no
+ * address (or llvm-profgen's BUILDID:ADDR look, which has a ':'), and not
+ * a header (a comm of 14 bytes is right-aligned after two blanks too).
+ */
+static bool is_single_srcline(const struct ps_reader *r, size_t *text_end, size_t *br)
+{
+	const char *s = r->line;
+	size_t addr_end = line_address_end(r), end;
+	struct ps_srcline src;
+	struct ps_header h;
+	struct ps_syntax syn;
+
+	if (r->first != 2 || s[0] != ' ' || s[1] != ' ' || !r->cur.nframes ||
+	    (addr_end && !memchr(s + r->first, ':', addr_end - r->first)))
+		return false;
+	end = ps_cut_extras(s, r->first, line_end(r));
+	*br = ps_trailing_branches(s, r->first, end);
+	*text_end = ps_trim_end(s, r->first, *br);
+	if (!ps_parse_header(s, end, &h, &syn) &&
+	    (h.side || h.has_time || h.has_event || h.has_tid))
+		return false;
+	ps_parse_srcline(s, r->first, *text_end, &src);
+	return src.has_file || (*text_end > r->first && s[*text_end - 1] == ']');
+}
+
+/* The srcline of a single-line sample's frame, and the entries that follow it. */
+static int single_srcline_line(struct ps_reader *r, size_t text_end, size_t br)
+{
+	struct ps_sample *c = &r->cur;
+	uint32_t frame = c->frames[c->nframes - 1];
+	struct ps_srcline src;
+	size_t end;
+
+	ps_parse_srcline(r->line, r->first, text_end, &src);
+	ps_apply_srcline(r, &src);
+	for (size_t i = 0; i < c->nbranches; i++)
+		if (c->branches[i].from == frame)
+			c->branches[i].from = c->frames[c->nframes - 1];
+	end = ps_cut_extras(r->line, r->first, line_end(r));
+	return br < end ? ps_add_branches(r, br, end) : 0;
+}
+
 /* After a complete single-line sample: tab-indented frames make it a callchain. */
 static int single_next_line(struct ps_reader *r)
 {
+	size_t text_end, br;
+
+	if (is_single_srcline(r, &text_end, &br))
+		return single_srcline_line(r, text_end, br);
 	if (r->line[0] == '\t' && line_address_end(r)) {
 		r->cur.nframes = 0;
 		r->state = ST_STACK;

@@ -67,19 +67,43 @@
  *                         "branch-misses/period=50/u"). The default column is
  *                         the _event column of the first event that has a
  *                         sample, which is what stackcollapse-perf.pl and
- *                         inferno count. A sample without an event field
- *                         counts under the header's only event, else under
- *                         "unknown". llvm-profgen's repeat-count lines
- *                         multiply the next sample.
+ *                         inferno count, never one of Intel PT's side events
+ *                         (cbr, pwre, pwrx, exstop, mwait, ptwrite, psb, evt,
+ *                         iflag) while another event has samples; the
+ *                         columns of side events seen before any other event
+ *                         come after that event's, so that the first columns
+ *                         are the sampled event's (branches, instructions).
+ *                         "# event :" lines of trace PMUs (intel_pt//,
+ *                         cs_etm//, ...) and dummy events, which perf prints
+ *                         no samples of, make no columns. A sample without an
+ *                         event field counts under the header's only event,
+ *                         else under "unknown" ("branches" for "FROM => TO").
+ *                         llvm-profgen's repeat-count lines multiply the next
+ *                         sample.
  *   brstack entries    -> the sample's branch stack (from, to frames), newest
  *                         first as printed; only the first two '/' fields are
  *                         read; brstack addresses are ABSOLUTE and take their
- *                         module from their "(dso)" or the mmap ranges,
- *                         brstacksym ends are frames with only a function.
- *   Intel PT/CoreSight -> "FLAGS FROM => TO" samples (--itrace branches):
- *                         stack [FROM], branch stack [(FROM, TO)], the event's
- *                         columns as any sample; instruction samples are
- *                         ordinary single-line samples.
+ *                         module from their "(dso)" or the mmap ranges; an
+ *                         address 0 (a PT trace start or end) is the unknown
+ *                         frame (no module, no address). brstacksym ends
+ *                         SYM+0xOFF get the address SYM's start + OFF when a
+ *                         frame of the same process printed SYM's address as
+ *                         "ADDR SYM+0xOFF" before (the sample's own ip
+ *                         included); otherwise they are frames with only a
+ *                         function, counted in one warning. perf 6.1 glues
+ *                         the first brstacksym entry to the field before it:
+ *                         to the 16-column ip ("40115cwork+0xa/...") and to a
+ *                         "(dso)" are read; to a symbol, not.
+ *   Intel PT/CoreSight -> "FLAGS FROM => TO" samples (--itrace branches, also
+ *                         without header: -F ip,addr): stack [FROM] (none for
+ *                         a trace start from 0), branch stacks chained per
+ *                         CPU or thread so that AutoFDO gets every range and
+ *                         branch once: see perf_script_pt.c. Instruction
+ *                         samples are ordinary single-line samples, with
+ *                         perf's insn, ilen and IPC fields or xed's
+ *                         disassembly (--xed) after the frame left out. A
+ *                         single-line sample's "  FILE:LINE" line (-F
+ *                         +srcline) gives its frame's file and line.
  *   header             -> source "perf-script"; "# cmdline" -> comment
  *                         "perf-command:...", "# perf version" -> comment
  *                         "perf-version:..."; "# captured on" -> time_nanos
@@ -93,7 +117,7 @@
  *                         rounded mean (sum / samples); none when no sample
  *                         printed a period.
  * What is lost: the time of each sample (identical samples are merged),
- * tracepoint payloads, PT flags, addr, insn and IPC fields, branch flags
+ * tracepoint payloads, PT flags (once used), addr, insn and IPC fields, branch flags
  * (prediction, cycles, type), the misc, tod and guest fields, side records
  * other than MMAP/COMM/FORK/LOST (skipped), the exact spelling of blanks.
  * Lost or trace-error records are counted in a comment. Runtime addresses
@@ -105,7 +129,8 @@
  * The reader's files: perf_script_grammar.c parses one line into fields,
  * perf_script_lines.c says what each line is from the lines before it,
  * perf_script_window.c is the fast path for callchains and frame lines
- * seen before, and this file maps the fields onto the model. Labels,
+ * seen before, perf_script_pt.c chains Intel PT branch samples, and this
+ * file maps the fields onto the model. Labels,
  * events and modules are cached in reader-local tables, so memory grows
  * with distinct frames, stacks and label sets, not with the input.
  */
@@ -124,18 +149,73 @@ static void *scratch(struct ps_reader *r, size_t size)
 	return r->scratch;
 }
 
+/* Makes the two columns of event i, which has none yet. */
+static int make_columns(struct ps_reader *r, size_t i)
+{
+	struct perf_event_columns made, *ev = &r->events[i];
+
+	if (perf_event_columns_add(r->m, pc_str(r->m, ev->name), pc_str_len(r->m, ev->name), &made))
+		return ps_fail_at(r, 0, "more than %d value columns in one profile", PC_MAX_COLUMNS);
+	ev->col_sample = made.col_sample;
+	ev->col_event = made.col_event;
+	return 0;
+}
+
+/* Adds a sample, repeat times, to the two columns of its event. */
+static int add_to_columns(struct ps_reader *r, const struct pc_sample *sample, int event,
+			  uint64_t repeat, uint64_t value, uint32_t line)
+{
+	const struct perf_event_columns *ev = &r->events[event];
+
+	if (pc_model_add_sample(r->m, sample, (size_t)ev->col_sample, repeat) ||
+	    pc_model_add_sample(r->m, sample, (size_t)ev->col_event, value * repeat))
+		return pc_fail_line(&r->ctx->err, PS_FORMAT, line, 1,
+				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
+	return 0;
+}
+
+/*
+ * The columns of PT's side events (cbr, pwre, exstop, ...) seen before any
+ * other event are made after that event's (or at the end), so that the
+ * first columns are those of the sampled event (branches, instructions),
+ * which writers take by default; their samples wait until then.
+ */
+static int flush_pending(struct ps_reader *r)
+{
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->events[i].col_sample < 0 && make_columns(r, i))
+			return -1;
+	for (size_t i = 0; i < r->npending; i++) {
+		const struct ps_pending *p = &r->pending[i];
+
+		if (add_to_columns(r, &p->sample, p->event, p->repeat, p->value, p->line))
+			return -1;
+	}
+	r->npending = 0;
+	return 0;
+}
+
 static int add_event_columns(struct ps_reader *r, const char *name, size_t len, int *index)
 {
-	struct perf_event_columns ev;
+	bool side = ps_pt_is_side_event(name, len);
+	struct perf_event_columns *ev;
 
 	if (r->nevents == MAX_EVENTS)
 		return ps_fail_at(r, 0, "more than %d events in one profile", MAX_EVENTS);
-	if (perf_event_columns_add(r->m, name, len, &ev))
-		return ps_fail_at(r, 0, "more than %d value columns in one profile", PC_MAX_COLUMNS);
 	pc_grow(&r->events, &r->events_cap, r->nevents + 1, sizeof(*r->events));
-	r->events[r->nevents] = ev;
+	ev = &r->events[r->nevents];
+	memset(ev, 0, sizeof(*ev));
+	ev->name = pc_model_intern(r->m, name, len);
+	ev->col_sample = ev->col_event = -1;
 	*index = (int)r->nevents++;
-	return 0;
+	if (side && !r->main_columns)
+		return 0;
+	if (make_columns(r, (size_t)*index))
+		return -1;
+	if (side)
+		return 0;
+	r->main_columns = true;
+	return flush_pending(r);
 }
 
 static bool event_is(const struct ps_reader *r, int index, const char *name, size_t len)
@@ -144,8 +224,6 @@ static bool event_is(const struct ps_reader *r, int index, const char *name, siz
 
 	return pc_str_len(r->m, id) == len && !memcmp(pc_str(r->m, id), name, len);
 }
-
-static int find_event(struct ps_reader *r, const char *name, size_t len, int *index);
 
 /* The columns of the "# event :" header lines come first, in their order. */
 static int make_declared_events(struct ps_reader *r)
@@ -156,13 +234,13 @@ static int make_declared_events(struct ps_reader *r)
 		return 0;
 	r->declared_made = true;
 	for (size_t i = 0; i < r->ndeclared; i++)
-		if (find_event(r, pc_str(r->m, r->declared[i]), pc_str_len(r->m, r->declared[i]),
+		if (ps_find_event(r, pc_str(r->m, r->declared[i]), pc_str_len(r->m, r->declared[i]),
 			       &index))
 			return -1;
 	return 0;
 }
 
-static int find_event(struct ps_reader *r, const char *name, size_t len, int *index)
+int ps_find_event(struct ps_reader *r, const char *name, size_t len, int *index)
 {
 	if (r->last_event >= 0 && event_is(r, r->last_event, name, len)) {
 		*index = r->last_event;
@@ -185,9 +263,9 @@ static int find_event(struct ps_reader *r, const char *name, size_t len, int *in
 static int default_event(struct ps_reader *r, int *index)
 {
 	if (r->ndeclared == 1)
-		return find_event(r, pc_str(r->m, r->declared[0]), pc_str_len(r->m, r->declared[0]),
+		return ps_find_event(r, pc_str(r->m, r->declared[0]), pc_str_len(r->m, r->declared[0]),
 				  index);
-	return find_event(r, UNKNOWN_EVENT, strlen(UNKNOWN_EVENT), index);
+	return ps_find_event(r, UNKNOWN_EVENT, strlen(UNKNOWN_EVENT), index);
 }
 
 /* ---- labels ---- */
@@ -350,6 +428,66 @@ static void mark_inline(struct ps_reader *r, uint32_t id)
 	r->inline_bits[word] |= 1ULL << (id % 64);
 }
 
+/* ---- function starts, for brstacksym's SYM+0xOFF ---- */
+
+struct base_key {
+	uint32_t space;
+	pc_str_id function;
+	uint32_t absolute;
+};
+
+static struct ps_symbol_base *find_base(const struct ps_reader *r, pc_str_id function,
+					 uint32_t absolute, uint64_t *hash)
+{
+	struct base_key key = { .space = r->cur.space, .function = function, .absolute = absolute };
+	uint32_t at;
+
+	*hash = pc_hash_bytes(&key, sizeof(key), 0xba5e);
+	at = ps_table_get(&r->symbols, *hash, 0, (const char *)&key, sizeof(key));
+	return at ? &r->bases[at - 1] : NULL;
+}
+
+/* A frame printed as "ADDR SYM+0xOFF": SYM starts at ADDR - OFF in its space. */
+static void learn_base(struct ps_reader *r, const struct pc_frame *frame, uint64_t offset)
+{
+	uint32_t absolute = frame->flags & PC_FRAME_ABSOLUTE;
+	struct base_key key = { .space = r->cur.space, .function = frame->function,
+				.absolute = absolute };
+	uint64_t hash, start = frame->address - offset;
+	struct ps_symbol_base *known = find_base(r, frame->function, absolute, &hash);
+
+	if (known) {
+		known->ambiguous |= known->start != start || known->module != frame->module;
+		return;
+	}
+	pc_grow(&r->bases, &r->bases_cap, r->nbases + 1, sizeof(*r->bases));
+	r->bases[r->nbases++] = (struct ps_symbol_base){
+		.module = frame->module, .flags = absolute, .start = start,
+	};
+	ps_table_put(&r->symbols, hash, 0, (const char *)&key, sizeof(key), (uint32_t)r->nbases);
+}
+
+/*
+ * A brstacksym end SYM+0xOFF gets the address SYM's start + OFF, when a
+ * frame of the same space printed SYM's address (a runtime address
+ * preferred), in the end's module if it printed one.
+ */
+static bool resolve_end(struct ps_reader *r, struct pc_frame *frame, uint64_t offset)
+{
+	uint64_t hash;
+	const struct ps_symbol_base *base = find_base(r, frame->function, PC_FRAME_ABSOLUTE, &hash);
+
+	if (!base || base->ambiguous)
+		base = find_base(r, frame->function, 0, &hash);
+	if (!base || base->ambiguous || (frame->module && frame->module != base->module) ||
+	    offset > UINT64_MAX - base->start)
+		return false;
+	frame->module = base->module;
+	frame->flags = PC_FRAME_HAS_ADDRESS | base->flags;
+	frame->address = base->start + offset;
+	return true;
+}
+
 uint32_t ps_frame_for(struct ps_reader *r, const struct ps_frame_text *f)
 {
 	uint32_t id, space = r->cur.space;
@@ -370,6 +508,8 @@ uint32_t ps_frame_for(struct ps_reader *r, const struct ps_frame_text *f)
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	if (f->sym)
 		frame.function = pc_model_intern(r->m, f->sym, f->sym_len);
+	if (f->sym && f->has_offset && !f->inlined && !f->build_id && f->address >= f->offset)
+		learn_base(r, &frame, f->offset);
 	id = pc_model_add_frame(r->m, &frame);
 	if (f->inlined)
 		mark_inline(r, id);
@@ -385,6 +525,8 @@ static uint32_t branch_end_frame(struct ps_reader *r, const struct ps_branch_end
 
 	if (id)
 		return id;
+	if (b->has_address && !b->address && !b->build_id)
+		return ps_pt_unknown_frame(r); /* perf's "no address": a trace start or end */
 	if (b->has_address) {
 		frame.flags = PC_FRAME_HAS_ADDRESS;
 		frame.address = b->address;
@@ -401,6 +543,10 @@ static uint32_t branch_end_frame(struct ps_reader *r, const struct ps_branch_end
 			frame.module = module_for_dso(r, b->dso, b->dso_len, space);
 		if (b->sym)
 			frame.function = pc_model_intern(r->m, b->sym, b->sym_len);
+		if (b->sym && b->has_offset && !resolve_end(r, &frame, b->offset)) {
+			r->unresolved_ends++; /* not cached: a later frame may print SYM's address */
+			return pc_model_add_frame(r->m, &frame);
+		}
 	}
 	id = pc_model_add_frame(r->m, &frame);
 	ps_htable_add(&r->ends, h, id);
@@ -500,6 +646,16 @@ static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 	r->stack_samples[stack] = add_capped(r->stack_samples[stack], repeat);
 }
 
+/* Keeps the open sample of a side event whose columns are not made yet. */
+static void add_pending(struct ps_reader *r, const struct pc_sample *sample, uint64_t value)
+{
+	pc_grow(&r->pending, &r->pending_cap, r->npending + 1, sizeof(*r->pending));
+	r->pending[r->npending++] = (struct ps_pending){
+		.sample = *sample, .event = r->cur.event, .repeat = r->cur.repeat, .value = value,
+		.line = r->cur.line,
+	};
+}
+
 int ps_emit_sample(struct ps_reader *r)
 {
 	struct ps_sample *c = &r->cur;
@@ -522,13 +678,14 @@ int ps_emit_sample(struct ps_reader *r)
 	c->stack = sample.stack;
 	if (c->nbranches)
 		sample.branches = pc_model_add_branches(r->m, c->branches, c->nbranches);
-	if (pc_model_add_sample(r->m, &sample, (size_t)ev->col_sample, c->repeat) ||
-	    pc_model_add_sample(r->m, &sample, (size_t)ev->col_event, value * c->repeat))
-		return pc_fail_line(&r->ctx->err, PS_FORMAT, c->line, 1,
-				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
+	if (ev->col_sample < 0)
+		add_pending(r, &sample, value);
+	else if (add_to_columns(r, &sample, c->event, c->repeat, value, c->line))
+		return -1;
 	perf_event_note(ev, c->has_period, c->period, c->repeat, value);
 	count_stack(r, sample.stack, c->repeat);
-	if (pc_model_default_column(r->m) < 0)
+	if (pc_model_default_column(r->m) < 0 && ev->col_event >= 0 &&
+	    !ps_pt_is_side_event(pc_str(r->m, ev->name), pc_str_len(r->m, ev->name)))
 		pc_model_set_default_column(r->m, ev->col_event);
 	r->saw_sample = true;
 	return 0;
@@ -570,9 +727,9 @@ int ps_open_from_header(struct ps_reader *r, const struct ps_header *h)
 		r->any_time = true;
 	}
 	if (h->has_event)
-		return find_event(r, r->line + h->event_start, h->event_end - h->event_start,
-				  &c->event);
-	return default_event(r, &c->event);
+		return ps_find_event(r, r->line + h->event_start, h->event_end - h->event_start,
+				     &c->event);
+	return 0; /* the sample's event is known from what follows, else its default */
 }
 
 void ps_apply_srcline(struct ps_reader *r, const struct ps_srcline *src)
@@ -692,6 +849,7 @@ int ps_side_record(struct ps_reader *r, size_t at)
 		if (ps_parse_lost_count(r->line, r->len, body, &lost) &&
 		    lost <= UINT64_MAX - r->lost)
 			r->lost += lost;
+		ps_pt_end_chains(r);
 		return 0;
 	case PS_SIDE_IGNORED:
 		break;
@@ -708,7 +866,7 @@ static void declare_event(struct ps_reader *r, const char *value, size_t n)
 	size_t len;
 	pc_str_id name;
 
-	if (!ps_parse_event_name(value, n, &text, &len))
+	if (!ps_parse_event_name(value, n, &text, &len) || ps_pt_is_trace_pmu(text, len))
 		return;
 	name = pc_model_intern(r->m, text, len);
 	for (size_t i = 0; i < r->ndeclared; i++)
@@ -814,10 +972,28 @@ static int warn_unmapped(struct ps_reader *r)
 	return ret;
 }
 
+/* Without a sample of a sampled event, the default is the first event that has samples. */
+static void pick_default_column(struct ps_reader *r)
+{
+	if (pc_model_default_column(r->m) >= 0)
+		return;
+	for (size_t i = 0; i < r->nevents; i++)
+		if (r->events[i].samples) {
+			pc_model_set_default_column(r->m, r->events[i].col_event);
+			return;
+		}
+}
+
 int ps_finish_profile(struct ps_reader *r)
 {
-	if (make_declared_events(r) || warn_unmapped(r))
+	if (make_declared_events(r) || flush_pending(r) || warn_unmapped(r))
 		return -1;
+	if (r->unresolved_ends &&
+	    pc_warn(r->ctx, PS_FORMAT, "%llu brstacksym branch end(s) SYM+0xOFF have no address: "
+		    "the text printed no address of SYM before them (AutoFDO needs -F brstack, or "
+		    "brstacksym with ip,sym,symoff)", (unsigned long long)r->unresolved_ends))
+		return -1;
+	pick_default_column(r);
 	perf_events_finish(r->m, r->events, r->nevents);
 	pc_model_add_source(r->m, PS_FORMAT);
 	if (r->any_time && r->last_time > r->first_time && !pc_model_duration_nanos(r->m) &&
@@ -874,6 +1050,10 @@ static void reader_release(struct ps_reader *r)
 	free(r->hot);
 	free(r->inline_bits);
 	free(r->stack_samples);
+	free(r->pending);
+	ps_table_release(&r->symbols);
+	free(r->bases);
+	ps_pt_release(r);
 }
 
 static int perf_script_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)

@@ -8,6 +8,8 @@
  *                         input window, frames through text-hash caches
  *   perf_script_reader.c  the mapping of parsed fields onto the model, and
  *                         the reader's descriptor
+ *   perf_script_pt.c      Intel PT branch samples ("FROM => TO") into
+ *                         branch stacks, chained per CPU or thread
  */
 #ifndef PC_PERF_SCRIPT_READER_H
 #define PC_PERF_SCRIPT_READER_H
@@ -63,6 +65,30 @@ struct ps_sample {
 	size_t nbranches, branches_cap;
 };
 
+/* A sample of a PT side event (cbr, pwre, ...) kept until its columns are made. */
+struct ps_pending {
+	struct pc_sample sample;
+	int event;
+	uint64_t repeat, value;
+	uint32_t line;
+};
+
+/* Where a function starts, learnt from a frame printed as "ADDR SYM+0xOFF". */
+struct ps_symbol_base {
+	uint32_t module;
+	uint32_t flags;     /* PC_FRAME_ABSOLUTE of the frame it was learnt from */
+	uint64_t start;
+	bool ambiguous;     /* two frames disagreed: no address from it */
+};
+
+/* Intel PT: one chain of branch samples (perf_script_pt.c). */
+struct ps_pt_chain {
+	uint8_t kind;       /* the whole text's, a CPU's, a thread's or a process's */
+	int64_t id;         /* the cpu, tid or pid */
+	int64_t tid;        /* the thread of its last branch; -1 unknown */
+	uint32_t to;        /* frame id of its last branch's target; 0: none */
+};
+
 /* A line of the callchain after a header, when read from the window. */
 struct ps_block_line {
 	uint32_t start, first, end, next; /* offsets in the window */
@@ -104,9 +130,12 @@ struct ps_reader {
 	int64_t learnt_pid, learnt_tid;
 	uint32_t gen;             /* bumped by each mapping: older cache entries go stale */
 
-	struct perf_event_columns *events;
+	struct perf_event_columns *events; /* col_sample -1: columns not made yet */
 	size_t nevents, events_cap;
 	int last_event;
+	bool main_columns;        /* an event that is no PT side event has its columns */
+	struct ps_pending *pending; /* samples of side events seen before that */
+	size_t npending, pending_cap;
 	pc_str_id *declared;      /* "# event :" names, in order */
 	size_t ndeclared, declared_cap;
 	bool declared_made;
@@ -126,6 +155,16 @@ struct ps_reader {
 	bool any_time;
 	uint64_t first_time, last_time;
 	uint64_t trace_errors, perf_messages, lost;
+
+	struct ps_table symbols;     /* (space, function, absolute) -> 1 + index into bases */
+	struct ps_symbol_base *bases;
+	size_t nbases, bases_cap;
+	uint64_t unresolved_ends;    /* brstacksym ends SYM+0xOFF with no known SYM address */
+
+	struct ps_table pt_keys;     /* chain key -> 1 + index into pt_chains */
+	struct ps_pt_chain *pt_chains;
+	size_t pt_nchains, pt_chains_cap;
+	uint32_t unknown_frame;      /* the frame with no module and no address, once made */
 
 	struct ps_block_line *block; /* the callchain read whole (perf_script_window.c) */
 	size_t block_cap;
@@ -175,7 +214,26 @@ int ps_resolve_frame(struct ps_reader *r, size_t at, size_t end, uint32_t *id);
  */
 int ps_try_block(struct ps_reader *r);
 
+/* ---- perf_script_pt.c ---- */
+
+/* Whether event (with any modifier) is one of PT's side events: cbr, pwre, exstop, ... */
+bool ps_pt_is_side_event(const char *name, size_t len);
+/* Whether a "# event :" name is a trace PMU's or dummy event, which perf prints no samples of. */
+bool ps_pt_is_trace_pmu(const char *name, size_t len);
+/* The frame with no module and no address: an unknown branch end. */
+uint32_t ps_pt_unknown_frame(struct ps_reader *r);
+/* A "[FLAGS] FROM => TO" branch sample into the open sample: stack, branch stack, chain. */
+int ps_pt_branch(struct ps_reader *r, const struct ps_header *h, const struct ps_rest *rest);
+/* An " instruction trace error" line: the chains of its cpu and thread end. */
+void ps_pt_trace_error(struct ps_reader *r);
+/* Lost records: every chain ends. */
+void ps_pt_end_chains(struct ps_reader *r);
+void ps_pt_release(struct ps_reader *r);
+
 /* ---- perf_script_reader.c ---- */
+
+/* The index of event name[0, len) in r->events, made if new. */
+int ps_find_event(struct ps_reader *r, const char *name, size_t len, int *index);
 
 /* The model frame of a parsed frame line in the open sample's space. */
 uint32_t ps_frame_for(struct ps_reader *r, const struct ps_frame_text *f);

@@ -453,7 +453,8 @@ static bool frame_address(struct afdo_walk *w, uint32_t frame_id, uint64_t *out)
 	if (!w->wanted[frame->module])
 		return false;
 	if (!(frame->flags & PC_FRAME_HAS_ADDRESS)) {
-		w->lost.no_address++;
+		/* the unknown frame ("?": a branch end the input did not give) is no loss */
+		w->lost.no_address += frame->module || frame->function;
 		return false;
 	}
 	if (!mod || !mod->has_range)
