@@ -20,7 +20,8 @@
 #     (tests/oracle/lbr_synth.py over a valgrind lackey trace of a -no-pie
 #     -gdwarf-4 build): create_gcov (its default --use_lbr) and -t gcc-afdo
 #     agree on every line, head and call target; the oracle agrees too;
-#     gcc-12 builds with the profile. The same branch stacks as an SPT
+#     gcc-12 builds with the profile and promotes the indirect call of work
+#     to its hot target mix_add from the call targets. The same branch stacks as an SPT
 #     with LBR records (-t spt, then --lbr-ranges) give the same counts for
 #     the functions whose branches all lie in the binary.
 # (e) clang 14: `-O2 -gline-tables-only -fdebug-info-for-profiling`,
@@ -170,9 +171,12 @@ else
 fi
 grep -q '^head scale [1-9]' lbr.lines || bad "LBR: scale has no head count"
 oracle_check lbr.afdo gcc ./hpn lbr.afdo.txt
-gcc-12 -O2 -fauto-profile=lbr.afdo -fdump-tree-optimized-details-blocks=lbr.optimized -o hpn.fdo "$src" ||
-	bad "gcc-12 -fauto-profile=lbr.afdo"
+gcc-12 -O2 -fauto-profile=lbr.afdo -fdump-tree-optimized-details-blocks=lbr.optimized \
+	-fdump-ipa-afdo-details=lbr.ipa -o hpn.fdo "$src" || bad "gcc-12 -fauto-profile=lbr.afdo"
 fdo_blocks lbr.optimized 20
+# the call targets of the branch records: gcc promotes the indirect call to its hot target
+grep -q 'Indirect call -> direct call .* => mix_add' lbr.ipa ||
+	bad "gcc-12 did not promote the indirect call to mix_add from the call targets"
 same_output hpn hpn.fdo
 # the same branch stacks through an SPT's LBR records
 convert -t spt --binary hpn -o lbr.spt lbr.hpn.txt 2> /dev/null
