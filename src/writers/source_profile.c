@@ -370,13 +370,21 @@ static void add_ips(struct sp_builder *b, const struct pc_tally *addresses)
 
 /* ---- ranges: how often each address ran ---- */
 
+/*
+ * A step of the running count: +count where a range starts, -count after
+ * it ends. The running total is kept in 128 bits (high, low words, modulo
+ * 2^128): ranges of counts up to 2^63-1 may overlap, and a total read
+ * after all the steps at an address is never negative.
+ */
 struct coverage_step {
 	uint64_t address;
-	int64_t delta; /* count added from address on */
+	uint64_t count;
+	bool minus;
+	uint64_t total_hi, total_lo; /* the running total after this step */
 };
 
 struct coverage {
-	struct coverage_step *steps; /* by address; delta is then the running total */
+	struct coverage_step *steps; /* by address */
 	size_t n;
 };
 
@@ -389,26 +397,44 @@ static int compare_steps(const void *a, const void *b)
 /* The running count from the ranges' starts (+) and ends + 1 (-). */
 static void coverage_build(struct coverage *c, const struct pc_tally *ranges)
 {
+	uint64_t hi = 0, lo = 0;
 	size_t n = 0;
 
 	c->steps = pc_xmalloc(2 * ranges->keys.count * sizeof(*c->steps));
 	for (uint32_t key = 1; key < ranges->keys.count; key++) {
 		size_t len;
 		const uint32_t *k = pc_seq(&ranges->keys, key, &len);
-		int64_t count = (int64_t)ranges->counts[key];
+		uint64_t end = afdo_key_value(k, 1);
 
-		c->steps[n++] = (struct coverage_step){ afdo_key_value(k, 0), count };
-		c->steps[n++] = (struct coverage_step){ afdo_key_value(k, 1) + 1, -count };
+		c->steps[n++] = (struct coverage_step){ .address = afdo_key_value(k, 0),
+							.count = ranges->counts[key] };
+		if (end != UINT64_MAX) /* a range up to the last address never ends */
+			c->steps[n++] = (struct coverage_step){ .address = end + 1,
+								.count = ranges->counts[key],
+								.minus = true };
 	}
-	qsort(c->steps, n, sizeof(*c->steps), compare_steps);
-	for (size_t i = 1; i < n; i++)
-		c->steps[i].delta += c->steps[i - 1].delta;
+	if (n)
+		qsort(c->steps, n, sizeof(*c->steps), compare_steps);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t before = lo;
+
+		if (c->steps[i].minus) {
+			lo -= c->steps[i].count;
+			hi -= lo > before;
+		} else {
+			lo += c->steps[i].count;
+			hi += lo < before;
+		}
+		c->steps[i].total_hi = hi;
+		c->steps[i].total_lo = lo;
+	}
 	c->n = n;
 }
 
-/* How often the instruction at addr ran: the running count of the last step at or below it. */
+/* How often the instruction at addr ran: the running count after the last step at or below it. */
 static uint64_t coverage_at(const struct coverage *c, uint64_t addr)
 {
+	const struct coverage_step *step;
 	size_t lo = 0, hi = c->n;
 
 	while (lo < hi) {
@@ -419,7 +445,10 @@ static uint64_t coverage_at(const struct coverage *c, uint64_t addr)
 		else
 			hi = mid;
 	}
-	return lo && c->steps[lo - 1].delta > 0 ? (uint64_t)c->steps[lo - 1].delta : 0;
+	if (!lo)
+		return 0;
+	step = &c->steps[lo - 1];
+	return step->total_hi || step->total_lo > PC_COUNT_MAX ? PC_COUNT_MAX : step->total_lo;
 }
 
 struct range_walk {

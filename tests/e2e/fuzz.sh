@@ -2,7 +2,7 @@
 # A short libFuzzer run of every reader's fuzz target (built by
 # `make fuzz-build` with clang), seeded from tests/fuzz/corpus/NAME.
 # FUZZ_CHECK_SECONDS (default 6) per target, so that `make check` stays
-# under 10 minutes with eleven targets; `make fuzz` runs longer.
+# under 10 minutes with thirteen targets; `make fuzz` runs longer.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 targets=$(ls "$here"/build/fuzz/fuzz_* 2>/dev/null | grep -v '\.' )
