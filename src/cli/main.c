@@ -42,7 +42,8 @@ static const char convert_help[] =
 	"  -t, --to FMT      output format (default: from the output name:\n"
 	"                    .pb.gz/.pprof = pprof, .spt = spt,\n"
 	"                    .folded/.collapsed = folded, .afdo.txt/.afdotext =\n"
-	"                    autofdo, .trace = sampler, .dump = dump)\n"
+	"                    autofdo, .afdo = gcc-afdo, .prof.txt = llvm-sample,\n"
+	"                    .trace = sampler, .dump = dump)\n"
 	"  -o, --output OUT  output file, written only when the whole conversion\n"
 	"                    succeeds; - for standard output\n"
 	QUIET_HELP
@@ -275,13 +276,25 @@ static void print_specs(const char *format, int writing)
 	}
 }
 
+/* Whether two writers declare the same options (names and help texts, in order). */
+static bool same_options(const char *a, const char *b)
+{
+	for (size_t i = 0;; i++) {
+		const char *help_a, *help_b, *name_a = profconv_option(a, 1, i, NULL, &help_a);
+		const char *name_b = profconv_option(b, 1, i, NULL, &help_b);
+
+		if (!name_a || !name_b)
+			return !name_a && !name_b;
+		if (strcmp(name_a, name_b) || strcmp(help_a, help_b))
+			return false;
+	}
+}
+
 /* Whether writer's options equal an earlier writer's (printed under it). */
 static bool options_shown(const char *writer, const char *const *shown, size_t nshown)
 {
-	const char *first = profconv_option(writer, 1, 0, NULL, NULL);
-
 	for (size_t i = 0; i < nshown; i++)
-		if (profconv_option(shown[i], 1, 0, NULL, NULL) == first)
+		if (same_options(shown[i], writer))
 			return true;
 	return false;
 }
@@ -300,8 +313,7 @@ static void print_writer_options(const char *only)
 		shown[nshown++] = format;
 		printf("\n%s", format);
 		for (size_t j = i + 1; (other = profconv_format(j, NULL, &can_write)); j++)
-			if (can_write && profconv_option(other, 1, 0, NULL, NULL) ==
-					 profconv_option(format, 1, 0, NULL, NULL))
+			if (can_write && same_options(format, other))
 				printf(", %s", other);
 		printf(" output:\n");
 		print_specs(format, 1);

@@ -242,6 +242,7 @@ int ps_pt_branch(struct ps_reader *r, const struct ps_header *h, const struct ps
 		marks |= PT_END;
 	chain = chain_for(r, h);
 	previous = chain->tid == tid ? chain->to : 0;
+	r->pt_text_chained += previous && chain->kind == CHAIN_ALL;
 	add_entries(r, from, to, marks, previous);
 	chain->tid = tid;
 	chain->to = marks & PT_END ? 0 : to;

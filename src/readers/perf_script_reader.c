@@ -993,6 +993,11 @@ int ps_finish_profile(struct ps_reader *r)
 		    "the text printed no address of SYM before them (AutoFDO needs -F brstack, or "
 		    "brstacksym with ip,sym,symoff)", (unsigned long long)r->unresolved_ends))
 		return -1;
+	if (r->pt_text_chained &&
+	    pc_warn(r->ctx, PS_FORMAT, "%llu branch samples without a cpu, tid or pid field were "
+		    "chained in text order into ranges: right only for one thread's complete trace "
+		    "(print -F cpu or tid)", (unsigned long long)r->pt_text_chained))
+		return -1;
 	pick_default_column(r);
 	perf_events_finish(r->m, r->events, r->nevents);
 	pc_model_add_source(r->m, PS_FORMAT);

@@ -164,6 +164,7 @@ struct ps_reader {
 	struct ps_table pt_keys;     /* chain key -> 1 + index into pt_chains */
 	struct ps_pt_chain *pt_chains;
 	size_t pt_nchains, pt_chains_cap;
+	uint64_t pt_text_chained;    /* branch samples chained in text order (no cpu/tid/pid) */
 	uint32_t unknown_frame;      /* the frame with no module and no address, once made */
 
 	struct ps_block_line *block; /* the callchain read whole (perf_script_window.c) */

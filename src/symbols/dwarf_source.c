@@ -306,6 +306,19 @@ static bool index_dwarf(struct pc_dwarf *dw, Elf *elf)
 	return false;
 }
 
+size_t pc_dwarf_build_id(struct pc_dwarf *dw, char *hex, size_t size)
+{
+	const void *bytes = NULL;
+	ssize_t len = dwelf_elf_gnu_build_id(dw->elf, &bytes);
+	const unsigned char *id = bytes;
+
+	if (len <= 0 || size < 2 * (size_t)len + 1)
+		return 0;
+	for (ssize_t i = 0; i < len; i++)
+		snprintf(hex + 2 * i, 3, "%02x", id[i]);
+	return 2 * (size_t)len;
+}
+
 static bool index_debug_file(struct pc_dwarf *dw)
 {
 	char path[sizeof(BUILD_ID_DIR) + 2 * 64 + 16];

@@ -110,6 +110,12 @@ size_t pc_dwarf_call_sites(struct pc_dwarf *dw,
 			   void (*visit)(void *arg, uint64_t call_address, uint64_t callee_entry),
 			   void *arg);
 
+/*
+ * The binary's GNU build id as lowercase hex in hex (NUL-terminated);
+ * its length, 0 when it has none or it does not fit in size.
+ */
+size_t pc_dwarf_build_id(struct pc_dwarf *dw, char *hex, size_t size);
+
 /* The function whose code holds addr (whatever its line); false when none. */
 bool pc_dwarf_function_of(struct pc_dwarf *dw, uint64_t addr, struct pc_source_function *fn);
 

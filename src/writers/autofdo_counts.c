@@ -13,6 +13,8 @@
 #define MAX_RANGE ((uint64_t)1 << 20) /* AutoFDO drops longer ranges */
 #define MAX_LOADS 64
 #define LLVM_PAGE 0x1000u
+/* Branch stacks count once per sample of whichever event took them (no --event given). */
+#define ALL_SAMPLE_COLUMNS (-2)
 
 /* ---- ELF program headers (a readable --binary) ---- */
 
@@ -196,6 +198,7 @@ struct afdo_walk {
 	struct afdo_loads elf;
 	bool has_elf;
 	uint64_t elf_base;       /* the space's base in the ELF */
+	bool ignore_base;        /* --base given for vaddrs of a fixed-address executable */
 	struct afdo_losses lost;
 };
 
@@ -239,7 +242,9 @@ static int pick_columns(struct afdo_walk *w)
 	w->branch_column = pc_model_find_column(m, PC_ROLE_BRANCHES, 0);
 	w->c->spt_lbr = w->branch_column >= 0;
 	if (!w->c->spt_lbr)
-		w->branch_column = w->event_column;
+		w->branch_column = !event && pc_model_find_column(m, PC_ROLE_SAMPLES, 0) >= 0 ?
+					   ALL_SAMPLE_COLUMNS :
+					   w->event_column;
 	return 0;
 }
 
@@ -255,9 +260,18 @@ static uint32_t leaf_frame(const struct pc_model *m, const struct pc_sample *sam
 	return 0;
 }
 
+/* A sample's value in column, or (ALL_SAMPLE_COLUMNS) its samples of every event. */
 static uint64_t column_value(const struct pc_model *m, size_t sample, int column)
 {
-	return column < 0 ? 0 : pc_model_values(m, sample)[column];
+	const uint64_t *values = pc_model_values(m, sample);
+	uint64_t sum = 0;
+
+	if (column != ALL_SAMPLE_COLUMNS)
+		return column < 0 ? 0 : values[column];
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++)
+		if (pc_model_column(m, c)->role == PC_ROLE_SAMPLES)
+			sum = values[c] > PC_COUNT_MAX - sum ? PC_COUNT_MAX : sum + values[c];
+	return sum;
 }
 
 static pc_str_id frame_binary(const struct pc_model *m, uint32_t frame_id)
@@ -386,6 +400,13 @@ static int open_elf(struct afdo_walk *w)
 		return pc_fail(&w->ctx->err, PC_STATUS_USAGE,
 			       "%s: --binary must name the profiled ELF file (%s)", w->format,
 			       binary ? "not a readable ELF file" : "none given");
+	if (w->space == AFDO_SPACE_VADDR && w->elf.is_exec && pc_option_text(w->ctx, "base")) {
+		w->ignore_base = true;
+		if (pc_warn(w->ctx, w->format,
+			    "--base ignored: '%s' is not position-independent, its runtime addresses are its own",
+			    binary))
+			return -1;
+	}
 	w->elf_base = w->space == AFDO_SPACE_LLVM  ? w->elf.llvm_base :
 		      w->space == AFDO_SPACE_VADDR ? 0 :
 						     w->elf.autofdo_base;
@@ -422,7 +443,7 @@ static bool unmapped_address(struct afdo_walk *w, const struct pc_frame *frame,
 		*out = frame->address;
 		return true;
 	}
-	if (pc_option_address(w->ctx, "base", &base)) {
+	if (!w->ignore_base && pc_option_address(w->ctx, "base", &base)) {
 		if (frame->address < base) {
 			w->lost.below_base++;
 			return false;
@@ -578,6 +599,24 @@ static int report_losses(struct afdo_walk *w)
 	return 0;
 }
 
+/* The chosen binary's name and ELF build id, from its first module that has one. */
+static void note_identity(struct afdo_walk *w)
+{
+	for (uint32_t id = 1; w->wanted && id <= pc_model_nmodules(w->m); id++) {
+		const struct pc_module *mod = pc_model_module(w->m, id);
+
+		if (!w->wanted[id])
+			continue;
+		if (!w->c->binary[0])
+			w->c->binary = pc_str(w->m, mod->name);
+		if (!mod->has_pdb && pc_str(w->m, mod->build_id)[0]) {
+			w->c->binary = pc_str(w->m, mod->name);
+			w->c->build_id = pc_str(w->m, mod->build_id);
+			return;
+		}
+	}
+}
+
 int afdo_counts_collect(struct afdo_counts *c, struct pc_ctx *ctx, const struct pc_model *m,
 			const char *format, enum afdo_space space)
 {
@@ -588,8 +627,10 @@ int afdo_counts_collect(struct afdo_counts *c, struct pc_ctx *ctx, const struct 
 	pc_tally_init(&c->ranges);
 	pc_tally_init(&c->addresses);
 	pc_tally_init(&c->branches);
+	c->build_id = c->binary = "";
 	ret = pick_columns(&w) || pick_binary(&w) || open_elf(&w) || collect(&w) ||
 	      report_losses(&w) ? -1 : 0;
+	note_identity(&w);
 	free(w.wanted);
 	return ret;
 }

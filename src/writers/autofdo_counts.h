@@ -25,6 +25,8 @@ struct afdo_counts {
 	struct pc_tally addresses; /* (address): IP samples */
 	struct pc_tally branches;  /* (from, to) */
 	bool spt_lbr;              /* the branches came from SPT LBR records */
+	const char *build_id;      /* the chosen ELF binary's, as the input has it, or "" */
+	const char *binary;        /* its name as the input has it, or "" */
 };
 
 /*

@@ -41,6 +41,7 @@
 #include "base/sort.h"
 
 #include <inttypes.h>
+#include <strings.h>
 
 #define MAX_INLINE_DEPTH 64
 
@@ -182,7 +183,7 @@ struct sp_builder {
 	struct sp_tree tree;
 	uint64_t *sampled;         /* entries of the sampled functions, sorted */
 	size_t nsampled, sampled_cap;
-	uint64_t lost_no_line, lost_offset;
+	uint64_t lost_no_line, lost_offset, lost_unnamed;
 };
 
 /* A frame's name id, cut at the first '.' for gcc. */
@@ -252,6 +253,11 @@ static uint32_t chain_instance(struct sp_builder *b, const struct pc_source_fram
 	for (size_t i = 0; i < n; i++)
 		if (!frame_loc(b, &frames[i], &locs[i]))
 			return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!frame_name(b, frames[i].name)) { /* gcc asserts names are not "" */
+			*leaf_loc = UINT32_MAX;
+			return 0;
+		}
 	instance = tree_top(&b->tree, frame_name(b, fn->name), fn->entry);
 	for (size_t i = n - 1; i > 0; i--)
 		instance = tree_child(&b->tree, instance, locs[i], frame_name(b, frames[i - 1].name));
@@ -271,12 +277,16 @@ static uint32_t add_at(struct sp_builder *b, uint64_t addr, uint64_t count)
 	uint32_t instance, loc, position;
 
 	if (!n) {
-		b->lost_no_line += count;
+		b->lost_no_line = add_capped(b->lost_no_line, count);
 		return 0;
 	}
+	loc = 0;
 	instance = chain_instance(b, frames, n, &fn, &loc);
 	if (!instance) {
-		b->lost_offset += count;
+		if (loc == UINT32_MAX)
+			b->lost_unnamed = add_capped(b->lost_unnamed, count);
+		else
+			b->lost_offset = add_capped(b->lost_offset, count);
 		return 0;
 	}
 	if (b->flavour == SP_LLVM && count > PC_COUNT_MAX / llvm_dup_factor(frames[0].discriminator))
@@ -472,6 +482,7 @@ static void add_ranges(struct sp_builder *b, const struct pc_tally *ranges)
 {
 	struct coverage coverage;
 	struct range_walk walk = { b, &coverage };
+	uint64_t no_line = b->lost_no_line, unnamed = b->lost_unnamed, offset = b->lost_offset;
 
 	coverage_build(&coverage, ranges);
 	for (size_t i = 0; i < b->nsampled; i++)
@@ -484,6 +495,17 @@ static void add_ranges(struct sp_builder *b, const struct pc_tally *ranges)
 			add_row_coverage(&walk, coverage.steps[i].address);
 	}
 	free(coverage.steps);
+	/* instruction executions, not samples: compilers skip line-0 code as well */
+	b->lost_no_line = no_line;
+	b->lost_unnamed = unnamed;
+	b->lost_offset = offset;
+}
+
+/* Adds count to a (position, name) total, which stops at 2^63-1. */
+static void tally_add_capped(struct pc_tally *t, const uint32_t key[2], uint64_t count)
+{
+	if (pc_tally_add(t, key, 2, count))
+		t->counts[pc_seqs_find(&t->keys, key, 2)] = PC_COUNT_MAX;
 }
 
 /* Branches to the entry of a sampled function, from one: heads and call targets. */
@@ -507,9 +529,11 @@ static int add_calls(struct sp_builder *b, const struct pc_tally *branches)
 			continue;
 		target[0] = position;
 		target[1] = frame_name(b, callee.name);
-		if (pc_tally_add(&b->tree.targets, target, 2, count))
-			return pc_fail(&b->ctx->err, PC_STATUS_INPUT, "%s: a count passes 2^63-1",
-				       b->format);
+		if (!target[1]) {
+			b->lost_unnamed = add_capped(b->lost_unnamed, count);
+			continue;
+		}
+		tally_add_capped(&b->tree.targets, target, count);
 	}
 	return 0;
 }
@@ -552,7 +576,7 @@ static void merge_by_name(const struct sp_tree *a, struct sp_tree *out)
 
 		key[0] = tree_position(out, map[pc_seq(&a->positions, k[0], &n)[0]],
 				       pc_seq(&a->positions, k[0], &n)[1]);
-		(void)pc_tally_add(&out->targets, key, 2, a->targets.counts[id]);
+		tally_add_capped(&out->targets, key, a->targets.counts[id]);
 	}
 	free(map);
 }
@@ -710,6 +734,11 @@ static int report(struct sp_builder *b)
 		    "%" PRIu64 " samples at addresses without a source line (no function, or line 0) were left out",
 		    b->lost_no_line))
 		return -1;
+	if (b->lost_unnamed &&
+	    pc_warn(b->ctx, b->format,
+		    "%" PRIu64 " samples in functions without a name in the debug information were left out",
+		    b->lost_unnamed))
+		return -1;
 	if (b->lost_offset &&
 	    pc_warn(b->ctx, b->format,
 		    "%" PRIu64 " samples on lines before their function's declaration line (or 65536 lines after it) were left out",
@@ -720,24 +749,66 @@ static int report(struct sp_builder *b)
 
 static int build_tree(struct sp_builder *b, const struct afdo_counts *c)
 {
-	bool lbr = c->ranges.keys.count > 1;
+	bool lbr = c->ranges.keys.count > 1, branches = c->branches.keys.count > 1;
 
 	find_sampled(b, lbr ? &c->ranges : &c->addresses);
 	if (!b->nsampled)
 		return pc_fail(&b->ctx->err, PC_STATUS_INPUT,
-			       "%s: no sampled address of the binary lies in a function with line information",
-			       b->format);
+			       "%s: no sampled address of '%s' lies in a function of its debug information%s",
+			       b->format, pc_option_text(b->ctx, "binary"),
+			       branches && !lbr ? " (SPT LBR records give ranges with --lbr-ranges)" :
+			       pc_option_text(b->ctx, "base") ? " (is --base the load bias?)" : "");
 	add_zeros(b);
 	if (lbr) {
 		add_ranges(b, &c->ranges);
+		if (add_calls(b, &c->branches))
+			return -1;
 	} else {
 		add_ips(b, &c->addresses);
 		pc_dwarf_call_sites(b->dw, floor_call, b);
-		if (pc_warn(b->ctx, b->format,
-			    "IP samples only: they show which functions are hot but can mislead block layout (skid); record branch stacks (perf record -b) where the CPU has them"))
+		/* branch counts are not on the scale of IP samples: no heads or targets from them */
+		if (branches ? pc_warn(b->ctx, b->format,
+				       "the profile comes from the IP samples: SPT LBR records give ranges, heads and call targets with --lbr-ranges") :
+			       pc_warn(b->ctx, b->format,
+				       "IP samples only: they show which functions are hot but can mislead block layout (skid); record branch stacks (perf record -b) where the CPU has them"))
 			return -1;
 	}
-	return add_calls(b, &c->branches) || report(b) ? -1 : 0;
+	return report(b);
+}
+
+/* The build ids of the recording and of --binary differ: the wrong binary. */
+static int check_build_id(struct pc_ctx *ctx, const char *format, const struct afdo_counts *c,
+			  struct pc_dwarf *dw)
+{
+	char hex[2 * 64 + 1];
+	size_t len = pc_dwarf_build_id(dw, hex, sizeof(hex));
+	size_t recorded = strlen(c->build_id);
+
+	if (!len || !recorded)
+		return 0;
+	/* perf pads build ids to 20 bytes with zeros */
+	if (recorded >= len && !strncasecmp(c->build_id, hex, len) &&
+	    strspn(c->build_id + len, "0") == recorded - len)
+		return 0;
+	return pc_fail(&ctx->err, PC_STATUS_INPUT,
+		       "%s: --binary '%s' has build id %s, but the recorded '%s' had %s: give the binary that was profiled",
+		       format, pc_option_text(ctx, "binary"), hex, c->binary, c->build_id);
+}
+
+/* Opens --binary's DWARF; its errors say that they are about --binary. */
+static int open_binary(struct pc_ctx *ctx, const char *format, struct pc_dwarf **dw)
+{
+	const char *binary = pc_option_text(ctx, "binary");
+	char message[sizeof(ctx->err.message)];
+
+	if (!binary)
+		return pc_fail(&ctx->err, PC_STATUS_USAGE,
+			       "%s: --binary must name the profiled ELF file (none given)", format);
+	if (!pc_dwarf_open(binary, dw, &ctx->err))
+		return 0;
+	snprintf(message, sizeof(message), "%s", ctx->err.message);
+	pc_error_clear(&ctx->err);
+	return pc_fail(&ctx->err, PC_STATUS_INPUT, "%s: --binary: %s", format, message);
 }
 
 /* What the profile keeps alive: the names borrow the DWARF's strings. */
@@ -765,7 +836,6 @@ int source_profile_build(struct source_profile *p, struct pc_ctx *ctx, const str
 	struct sp_internal *internal = pc_xcalloc(1, sizeof(*internal));
 	struct sp_builder b = { .ctx = ctx, .format = format, .flavour = flavour,
 				.names = &internal->names };
-	const char *binary = pc_option_text(ctx, "binary");
 	struct afdo_counts counts;
 	struct sp_tree merged;
 	int ret = -1;
@@ -776,13 +846,9 @@ int source_profile_build(struct source_profile *p, struct pc_ctx *ctx, const str
 	tree_init(&b.tree);
 	tree_init(&merged);
 	memset(&counts, 0, sizeof(counts));
-	if (!binary) {
-		pc_fail(&ctx->err, PC_STATUS_USAGE,
-			"%s: --binary must name the profiled ELF file (none given)", format);
-		goto out;
-	}
-	if (pc_dwarf_open(binary, &internal->dw, &ctx->err) ||
-	    afdo_counts_collect(&counts, ctx, m, format, AFDO_SPACE_VADDR))
+	if (open_binary(ctx, format, &internal->dw) ||
+	    afdo_counts_collect(&counts, ctx, m, format, AFDO_SPACE_VADDR) ||
+	    check_build_id(ctx, format, &counts, internal->dw))
 		goto out;
 	b.dw = internal->dw;
 	if (build_tree(&b, &counts))

@@ -28,8 +28,12 @@
 #     -t llvm-sample equals the oracle (LLVM flavour), llvm-profdata-14
 #     merges it and clang-14 -fprofile-sample-use says "Applied N samples";
 #     the same from LBR data of a clang -no-pie build.
-# (f) errors: no --binary, a binary without DWARF, --afdo-version 3: clear
-#     messages, exit 1 / 1 / 2, no output file.
+# (f) errors: no --binary, a binary without DWARF, --afdo-version 3, a
+#     non-ELF --binary, another build of the program (perf.data's build id
+#     differs): clear messages, exit 1 (2 for the option value), no output
+#     file. SPT LBR records without --lbr-ranges give the IP samples'
+#     profile with a warning naming --lbr-ranges, no heads from branch
+#     counts; --base is ignored, with a warning, for a non-PIE binary.
 set -u
 here=$(cd "$(dirname "$0")/../.." && pwd)
 for tool in gcc-12 gcc-11 clang-14 llvm-profdata-14 llvm-symbolizer-14 perf create_gcov dump_gcov \
@@ -228,4 +232,24 @@ expect_error 1 "gcc-afdo: --binary must name the profiled ELF file (none given)"
 gcc-12 -O2 -o hp.nodebug "$src"
 expect_error 1 "no DWARF debug information in '\./hp.nodebug'" -t llvm-sample --binary ./hp.nodebug ip.data
 expect_error 2 "afdo-version" -t gcc-afdo --afdo-version 3 --binary ./hp ip.data
+expect_error 1 "llvm-sample: --binary: '/etc/passwd' is not an ELF file" -t llvm-sample --binary /etc/passwd ip.data
+# another build of the same program: perf.data's build id says it is not the profiled one
+mkdir -p other && gcc-12 -O1 -g -o other/hp "$src"
+expect_error 1 "gcc-afdo: --binary 'other/hp' has build id [0-9a-f]*, but the recorded '.*/hp' had [0-9a-f]*: give the binary that was profiled" \
+	-t gcc-afdo --binary other/hp ip.data
+# SPT LBR records without --lbr-ranges: the IP samples' profile, no heads from branch counts
+"$PROFCONV" convert -t gcc-afdo --afdo-version 1 --binary ./hpn -o spt.ip.afdo lbr.spt 2> spt.ip.warnings ||
+	bad "SPT without --lbr-ranges: $(cat spt.ip.warnings)"
+grep -q 'SPT LBR records give ranges, heads and call targets with --lbr-ranges' spt.ip.warnings ||
+	bad "SPT without --lbr-ranges: no warning naming --lbr-ranges: $(cat spt.ip.warnings)"
+ip_head=$(dump_gcov --gcov_version=1 spt.ip.afdo 2>&1 | sed -n 's/^scale total:[0-9]* head:\([0-9]*\)$/\1/p')
+lbr_head=$(awk '$1 == "head" && $2 == "scale" { print $3 }' lbr.lines)
+[ -n "$ip_head" ] && [ "$ip_head" != "$lbr_head" ] ||
+	bad "SPT without --lbr-ranges: scale's head ${ip_head:-none} is the branch counts' $lbr_head"
+# a non-PIE binary's runtime addresses are its vaddrs: --base (autofdo's 0x400000) is ignored
+"$PROFCONV" convert -t gcc-afdo --binary ./hpn --base 0x400000 -o base.afdo lbr.hpn.txt 2> base.warnings ||
+	bad "--base with a non-PIE binary: $(cat base.warnings)"
+grep -q "\-\-base ignored: './hpn' is not position-independent" base.warnings ||
+	bad "--base with a non-PIE binary: no warning: $(cat base.warnings)"
+cmp -s base.afdo lbr.afdo || bad "--base 0x400000 changed the non-PIE profile"
 exit $fail

@@ -188,6 +188,7 @@ cat > "$tmp/one-a.expected" <<'EOF'
 1160->113b:1
 EOF
 afdo ip-addr "$tmp/one-a.expected" ip-addr.perf.txt --base 0x400000
+stderr_has ip-addr "branch samples without a cpu, tid or pid field were chained in text order"
 
 # ---- 4. il-brstack.perf.txt: -F ip,brstack, no mmap events ----
 # S1 ip 40115c [A4 A3 A2 A1]: branch A4; range [1154,115a] + branch A3;
@@ -321,6 +322,14 @@ n=$(grep -c '^  frame ?@0x40115c$\|^  frame ?@0x401128$' "$tmp/brstacksym-ip.dum
 n=$(grep -c '^  branch ' "$tmp/brstacksym-ip.dump" 2> /dev/null)
 [ "${n:-0}" -eq 9 ] || bad "brstacksym-ip: not 9 entries"
 stderr_has brstacksym-ip "15 brstacksym branch end(s)"
+
+# an instructions sample before the first branches sample makes instructions the
+# default column; the branch samples' stacks still give every range and branch
+(sed -n 8,9p "$pt/srcline.perf.txt"; sed '8,9d' "$pt/srcline.perf.txt") > "$tmp/mixed.perf.txt"
+"$profconv" convert -q -f perf-script -t autofdo --binary ptdemo --base 0x400000 \
+	-o "$tmp/mixed.afdo.txt" "$tmp/mixed.perf.txt" || bad "mixed: conversion failed"
+sed -n '1p' "$tmp/mixed.afdo.txt" | grep -qx 7 && grep -qx '115a->1154:2' "$tmp/mixed.afdo.txt" ||
+	bad "mixed: ranges or branches lost when instructions is the default column: $(cat "$tmp/mixed.afdo.txt")"
 
 [ $fail -eq 0 ] && echo "perf pt: 8 forms, exact AutoFDO ranges, branches and default columns"
 exit $fail
