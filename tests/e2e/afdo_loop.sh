@@ -23,11 +23,13 @@
 #     gcc-12 builds with the profile and promotes the indirect call of work
 #     to its hot target mix_add from the call targets. The same branch stacks as an SPT
 #     with LBR records (-t spt, then --lbr-ranges) give the same counts for
-#     the functions whose branches all lie in the binary.
+#     the functions whose branches all lie in the binary, and gcc-12 builds
+#     with that profile.
 # (e) clang 14: `-O2 -gline-tables-only -fdebug-info-for-profiling`,
 #     -t llvm-sample equals the oracle (LLVM flavour), llvm-profdata-14
 #     merges it and clang-14 -fprofile-sample-use says "Applied N samples";
-#     the same from LBR data of a clang -no-pie build.
+#     the same from LBR data of a clang -no-pie build, as perf brstack text
+#     and as an SPT's LBR records.
 # (f) errors: no --binary, a binary without DWARF, --afdo-version 3, a
 #     non-ELF --binary, another build of the program (perf.data's build id
 #     differs): clear messages, exit 1 (2 for the option value), no output
@@ -193,6 +195,10 @@ if diff lbr.kept.lines spt.lines > spt.compare && [ -s spt.lines ]; then
 else
 	bad "SPT LBR and perf brstack disagree: $(head -10 spt.compare)"
 fi
+convert -t gcc-afdo --lbr-ranges --binary ./hpn -o spt.afdo lbr.spt
+gcc-12 -O2 -fauto-profile=spt.afdo -fdump-tree-optimized-details-blocks=spt.optimized -o hpn.spt.fdo "$src" ||
+	bad "gcc-12 -fauto-profile=spt.afdo"
+fdo_blocks spt.optimized 20
 
 # ---- (e) clang 14 ----
 clang-14 -O2 -gline-tables-only -fdebug-info-for-profiling -o hpc "$src" || bad "clang-14 hotpath"
@@ -217,6 +223,10 @@ convert -t autofdo --binary ./hpcn -o lbrc.afdo.txt lbr.hpcn.txt
 oracle_check lbrc.prof.txt llvm ./hpcn lbrc.afdo.txt
 clang_uses lbrc.prof.txt hpcn.fdo
 same_output hpcn hpcn.fdo
+# and through an SPT's LBR records
+convert -t spt --binary hpcn -o lbrc.spt lbr.hpcn.txt 2> /dev/null
+convert -t llvm-sample --lbr-ranges --binary ./hpcn -o lbrc.spt.prof.txt lbrc.spt
+clang_uses lbrc.spt.prof.txt hpcn.spt.fdo
 
 # ---- (f) errors ----
 expect_error() { # STATUS PATTERN args...
