@@ -321,6 +321,10 @@ static int apply_rest(struct ps_reader *r, const struct ps_header *h, const stru
 	struct ps_sample *c = &r->cur;
 	uint32_t from;
 
+	/* brstacksym entries (SYM+0xOFF, not 0xADDR) need function starts, from this ip on */
+	if (rest->br_end > rest->br_start + 1 &&
+	    (r->line[rest->br_start] != '0' || r->line[rest->br_start + 1] != 'x'))
+		r->learn_bases = true;
 	switch (rest->kind) {
 	case PS_REST_NONE:
 	case PS_REST_PAYLOAD:

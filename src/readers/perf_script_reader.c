@@ -508,7 +508,8 @@ uint32_t ps_frame_for(struct ps_reader *r, const struct ps_frame_text *f)
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	if (f->sym)
 		frame.function = pc_model_intern(r->m, f->sym, f->sym_len);
-	if (f->sym && f->has_offset && !f->inlined && !f->build_id && f->address >= f->offset)
+	if (r->learn_bases && f->sym && f->has_offset && !f->inlined && !f->build_id &&
+	    f->address >= f->offset)
 		learn_base(r, &frame, f->offset);
 	id = pc_model_add_frame(r->m, &frame);
 	if (f->inlined)
@@ -543,6 +544,8 @@ static uint32_t branch_end_frame(struct ps_reader *r, const struct ps_branch_end
 			frame.module = module_for_dso(r, b->dso, b->dso_len, space);
 		if (b->sym)
 			frame.function = pc_model_intern(r->m, b->sym, b->sym_len);
+		/* function starts are learnt from the first brstacksym text on: it costs a table entry a frame */
+		r->learn_bases |= b->sym && b->has_offset;
 		if (b->sym && b->has_offset && !resolve_end(r, &frame, b->offset)) {
 			r->unresolved_ends++; /* not cached: a later frame may print SYM's address */
 			return pc_model_add_frame(r->m, &frame);

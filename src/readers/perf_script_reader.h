@@ -160,6 +160,7 @@ struct ps_reader {
 	struct ps_symbol_base *bases;
 	size_t nbases, bases_cap;
 	uint64_t unresolved_ends;    /* brstacksym ends SYM+0xOFF with no known SYM address */
+	bool learn_bases;            /* a brstacksym end SYM+0xOFF was seen: learn SYM's starts */
 
 	struct ps_table pt_keys;     /* chain key -> 1 + index into pt_chains */
 	struct ps_pt_chain *pt_chains;
