@@ -52,6 +52,18 @@ void profconv_profile_free(profconv_profile *p);
 void profconv_free(void *p);
 
 /*
+ * Compares two profiles, each folded as the folded writer folds it with
+ * options (its own and the pipeline's, e.g. "event=cycles"), and writes to
+ * path ("-" = standard output; replaced only when the whole write succeeds)
+ * format "folded" (difffolded.pl's "STACK BASE NEW" lines) or "report"
+ * (NULL: the functions whose self count changed most, top rows, 0 = 20; names
+ * label the two sides).
+ */
+int profconv_diff_file(const profconv_profile *base, const profconv_profile *now,
+		       const char *const names[2], const char *path, const char *format,
+		       const char *const *options, size_t top, char **error);
+
+/*
  * An empty profile (NULL when memory is short), for profconv_read_more.
  * profconv_read_more reads one more input into p, as the command line
  * merges its inputs (a reader sees what the earlier inputs set, such as

@@ -10,6 +10,7 @@
 #include <getopt.h>
 #include <stdarg.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,6 +32,7 @@ static const char usage_text[] =
 	"usage: profconv convert [-f FMT] [-t FMT] -o OUT|- [options] INPUT|-...\n"
 	"       profconv report [-f FMT] [--top N] [--tree] [--event NAME] INPUT|-...\n"
 	"       profconv info [-f FMT] [--header|--progid|--strtab|--events|--all] INPUT|-\n"
+	"       profconv diff [-f FMT] [-t report|folded] [-o OUT] [--top N] BASE NEW\n"
 	"       profconv formats\n"
 	"       profconv COMMAND --help | profconv --help | --version\n";
 
@@ -50,6 +52,16 @@ static const char convert_help[] =
 	"  -v, --verbose     print a one-line summary\n";
 
 static const char report_help[] = FROM_HELP QUIET_HELP;
+
+static const char diff_help[] =
+	FROM_HELP
+	"  -t, --to FMT      report (default: the functions whose count changed most)\n"
+	"                    or folded (difffolded.pl's \"STACK BASE NEW\" lines)\n"
+	"  -o, --output OUT  output file (default: standard output)\n"
+	"      --top N       functions in the report (default 20)\n"
+	QUIET_HELP
+	"Both inputs are folded as the folded writer folds them: its options\n"
+	"and --event apply (see 'profconv convert --help').\n";
 
 static const char info_help[] =
 	FROM_HELP
@@ -345,6 +357,8 @@ static int print_help(const char *command)
 		print_writer_options(report ? "report" : NULL);
 	} else if (!strcmp(command, "info")) {
 		printf("\ninfo options:\n%s", info_help);
+	} else if (!strcmp(command, "diff")) {
+		printf("\ndiff options:\n%s", diff_help);
 	}
 	fputs(closing_help, stdout);
 	return 0;
@@ -482,6 +496,75 @@ done:
 	return status;
 }
 
+/* Takes --top N out of the given options (diff's own); 0 when absent. */
+static size_t take_top(struct cli *cli)
+{
+	size_t top = 0, kept = 0;
+
+	for (size_t i = 0; i < cli->ngiven; i++) {
+		if (!strncmp(cli->given[i], "top=", 4)) {
+			char *end;
+
+			top = strtoul(cli->given[i] + 4, &end, 10);
+			if (*end || !top || top > 1000000)
+				top = SIZE_MAX; /* refused by the caller */
+			free(cli->given[i]);
+			continue;
+		}
+		cli->given[kept++] = cli->given[i];
+	}
+	cli->ngiven = kept;
+	return top;
+}
+
+/* Reads one input into a profile of its own. */
+static int read_one(struct cli *cli, const char *path, profconv_profile **p)
+{
+	char *error = NULL;
+
+	if (!(*p = profconv_profile_new()))
+		return input_error(NULL);
+	if (profconv_read_more(*p, path, cli->from, cli->read_options, &error))
+		return input_error(error);
+	if (!cli->quiet) /* the reader's: folding for the comparison loses what it must */
+		print_warnings(*p);
+	return 0;
+}
+
+/* `diff BASE NEW`: both folded as the folded writer folds them, then compared. */
+static int cmd_diff(int argc, char **argv)
+{
+	struct cli cli = { .command = "diff", .output = "-" };
+	profconv_profile *sides[2] = { NULL, NULL };
+	char *error = NULL;
+	size_t top;
+	int status;
+
+	if ((status = parse_options(argc, argv, ":hf:t:o:qv", &cli)) || cli.help ||
+	    (status = check_reader(cli.from)))
+		goto done;
+	top = take_top(&cli);
+	if (top == SIZE_MAX)
+		status = usage_error("%s: --top takes a number from 1 to 1000000", "diff");
+	else if (argc - optind != 2)
+		status = usage_error("%s: give two inputs, BASE and NEW", "diff");
+	else if (cli.to && strcmp(cli.to, "report") && strcmp(cli.to, "folded"))
+		status = usage_error("%s: writes report or folded, not '%s'", "diff", cli.to);
+	else if (!(status = split_options(&cli, "folded")) &&
+		 !(status = read_one(&cli, argv[optind], &sides[0])) &&
+		 !(status = read_one(&cli, argv[optind + 1], &sides[1])) &&
+		 profconv_diff_file(sides[0], sides[1], (const char *const *)(argv + optind),
+				    cli.output, cli.to, cli.write_options, top, &error))
+		status = input_error(error);
+done:
+	for (int i = 0; i < 2; i++)
+		profconv_profile_free(sides[i]);
+	if (cli.help && !status)
+		status = print_help(cli.command);
+	cli_release(&cli);
+	return status;
+}
+
 static int cmd_info(int argc, char **argv)
 {
 	struct cli cli = { .command = "info" };
@@ -558,6 +641,8 @@ int main(int argc, char **argv)
 		return cmd_info(argc - 1, argv + 1);
 	if (!strcmp(command, "report"))
 		return cmd_report(argc - 1, argv + 1);
+	if (!strcmp(command, "diff"))
+		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(command, "formats"))
 		return argc == 2 ? cmd_formats() : usage_error("%s: takes no arguments", "formats");
 	return usage_error("unknown command '%s'", command);
