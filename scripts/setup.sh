@@ -20,8 +20,10 @@ BUILD_PACKAGES="gcc make pkg-config zlib1g-dev libdeflate-dev libprotobuf-c-dev 
 # their frames; perf, g++ and libc6-dbg let tests/e2e/symbols_perf.sh
 # check --symbols against perf's own names; gcc-11 shows that the gcc-afdo
 # version-1 file is what gcc 5 to 11 read, and elfutils' eu-addr2line is
-# the oracle of the DWARF positions that gcc-afdo and llvm-sample write.
-TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64 linux-perf g++ libc6-dbg gcc-11 elfutils"
+# the oracle of the DWARF positions that gcc-afdo and llvm-sample write;
+# chromium renders the svg flame graphs in a real browser (its script runs,
+# search and zoom work).
+TOOL_PACKAGES="protobuf-compiler golang-go golang-github-google-pprof-dev autofdo llvm-14 clang-14 libclang-rt-14-dev python3 valgrind lld-14 llvm gcc-mingw-w64-x86-64 linux-perf g++ libc6-dbg gcc-11 elfutils chromium"
 
 missing=""
 for package in $BUILD_PACKAGES $TOOL_PACKAGES; do
@@ -32,16 +34,19 @@ for package in $BUILD_PACKAGES $TOOL_PACKAGES; do
 	esac
 done
 
-[ -z "$missing" ] && exit 0
-
-if [ "$(id -u)" -ne 0 ]; then
-	echo "profconv setup: missing Debian packages:$missing" >&2
-	echo "profconv setup: run as root: apt-get update && apt-get install -y$missing" >&2
-	exit 1
+if [ -n "$missing" ]; then
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "profconv setup: missing Debian packages:$missing" >&2
+		echo "profconv setup: run as root: apt-get update && apt-get install -y$missing" >&2
+		exit 1
+	fi
+	echo "profconv setup: installing$missing" >&2
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q >&2
+	# shellcheck disable=SC2086 # the list is meant to split into words
+	apt-get install -y -q --no-install-recommends $missing >&2
 fi
 
-echo "profconv setup: installing$missing" >&2
-export DEBIAN_FRONTEND=noninteractive
-apt-get update -q >&2
-# shellcheck disable=SC2086 # the list is meant to split into words
-apt-get install -y -q --no-install-recommends $missing >&2
+# The npm packages the viewer tests check the JSON outputs with (speedscope's
+# schema and importer, ajv), into build/npm.
+sh "$(dirname "$0")/setup-npm.sh"

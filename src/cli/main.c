@@ -45,7 +45,8 @@ static const char convert_help[] =
 	"                    .pb.gz/.pprof = pprof, .spt = spt,\n"
 	"                    .folded/.collapsed = folded, .afdo.txt/.afdotext =\n"
 	"                    autofdo, .afdo = gcc-afdo, .prof.txt = llvm-sample,\n"
-	"                    .trace = sampler, .dump = dump)\n"
+	"                    .trace = sampler, .svg = svg, .speedscope.json =\n"
+	"                    speedscope, .cpuprofile = cpuprofile, .dump = dump)\n"
 	"  -o, --output OUT  output file, written only when the whole conversion\n"
 	"                    succeeds; - for standard output\n"
 	QUIET_HELP

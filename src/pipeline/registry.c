@@ -21,6 +21,9 @@ extern const struct pc_writer pc_autofdo_writer;
 extern const struct pc_writer pc_llvm_unsymbolized_writer;
 extern const struct pc_writer pc_gcc_afdo_writer;
 extern const struct pc_writer pc_llvm_sample_writer;
+extern const struct pc_writer pc_speedscope_writer;
+extern const struct pc_writer pc_cpuprofile_writer;
+extern const struct pc_writer pc_flamegraph_svg_writer;
 
 const struct pc_reader *const pc_readers[] = {
 	&pc_spt_reader,
@@ -47,6 +50,9 @@ const struct pc_writer *const pc_writers[] = {
 	&pc_llvm_unsymbolized_writer,
 	&pc_gcc_afdo_writer,
 	&pc_llvm_sample_writer,
+	&pc_speedscope_writer,
+	&pc_cpuprofile_writer,
+	&pc_flamegraph_svg_writer,
 	NULL,
 };
 

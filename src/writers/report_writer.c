@@ -110,6 +110,7 @@
 #include "base/utf8.h"
 #include "base/sort.h"
 #include "model/reconstruct.h"
+#include "writers/frame_name.h"
 
 #define REPORT "report"
 #define DEFAULT_TOP 20
@@ -298,41 +299,15 @@ static uint32_t intern_name(struct report *r, const char *text, size_t len)
 	return id;
 }
 
-/* The module's file name, without its directory. */
-static const char *module_base(const struct pc_model *m, uint32_t module)
-{
-	const char *name = pc_str(m, pc_model_module(m, module)->name);
-	const char *base = name;
-
-	for (const char *p = name; *p; p++)
-		if (*p == '/' || *p == '\\')
-			base = p + 1;
-	return base;
-}
-
-/* The name of an unsymbolized frame, made in the arena. */
+/* The name of an unsymbolized frame (writers/frame_name.h), made in the arena. */
 static uint32_t make_name(struct report *r, const struct pc_frame *frame)
 {
-	const char *module = frame->module ? module_base(r->m, frame->module) : NULL;
-	unsigned long long address = frame->address;
 	char text[600];
-	char *copy;
-	int len;
+	size_t len = pc_frame_fallback_name(r->m, frame, text, sizeof(text));
+	char *copy = pc_arena_alloc(&r->arena, len + 1);
 
-	if (!(frame->flags & PC_FRAME_HAS_ADDRESS))
-		len = snprintf(text, sizeof(text), "[%s]", module ? module : "unknown");
-	else if (!module)
-		len = snprintf(text, sizeof(text), "0x%llx", address);
-	else
-		len = snprintf(text, sizeof(text), "%s%c0x%llx", module,
-			       frame->flags & PC_FRAME_ABSOLUTE ? '@' : '+', address);
-	if (len < 0)
-		len = 0;
-	if ((size_t)len >= sizeof(text))
-		len = (int)sizeof(text) - 1;
-	copy = pc_arena_alloc(&r->arena, (size_t)len + 1);
-	memcpy(copy, text, (size_t)len + 1);
-	return intern_name(r, copy, (size_t)len);
+	memcpy(copy, text, len + 1);
+	return intern_name(r, copy, len);
 }
 
 static uint32_t frame_name(struct report *r, uint32_t frame_id)
@@ -748,7 +723,7 @@ static struct arc_function *function_of(struct arc_report *a, uint32_t *slots, u
 		.name = r->names[name - 1].text,
 		.name_len = r->names[name - 1].len,
 		.module = pc_model_frame(r->m, frame_id)->module ?
-			module_base(r->m, pc_model_frame(r->m, frame_id)->module) : "",
+			pc_module_base_name(r->m, pc_model_frame(r->m, frame_id)->module) : "",
 	};
 	return fn;
 }

@@ -9,12 +9,17 @@
  * "name;...;name COUNT") and read again: that must give the same text
  * (the reader's output is a fixed point), and the report writer (top
  * table and tree) renders it into /dev/null, failing only on a total
- * past 2^64 - 1. With --skip-bad, reading may only fail on a stack whose
- * counts pass INT64_MAX.
+ * past 2^64 - 1, and so does the flame graph SVG writer (plain, and as an
+ * icicle 100 pixels wide with every node drawn), whose output must be
+ * well-formed XML (libxml2 parses it). With --skip-bad, reading may only
+ * fail on a stack whose counts pass INT64_MAX.
  */
 #include "support/harness.h"
 
+#include <libxml/parser.h>
+
 extern const struct pc_reader pc_folded_reader;
+extern const struct pc_writer pc_flamegraph_svg_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -49,6 +54,39 @@ static void check_report(const struct pc_model *m)
 	if (fuzz_report(&ctx, m) &&
 	    !strstr(ctx.err.message, "add up to more than"))
 		abort();
+}
+
+/* The flame graph SVG: written (or a total past 2^64 - 1), and well-formed XML. */
+static void check_svg(const struct pc_model *m, bool icicle)
+{
+	struct pc_ctx ctx;
+	struct pc_output out;
+	char *text = NULL;
+	size_t size = 0;
+	xmlDocPtr doc;
+
+	pc_ctx_init(&ctx);
+	if (icicle) {
+		pc_ctx_set(&ctx, "inverted", NULL);
+		pc_ctx_set(&ctx, "minwidth", "0");
+		pc_ctx_set(&ctx, "width", "100");
+	}
+	if (pc_output_to_memory(&out, &text, &size, &ctx.err))
+		abort();
+	if (pc_flamegraph_svg_writer.write(&ctx, m, &out)) {
+		pc_output_abort(&out);
+		if (!strstr(ctx.err.message, "add up to more than"))
+			abort();
+		return;
+	}
+	if (pc_output_commit(&out, &ctx.err) || size > INT32_MAX)
+		abort();
+	doc = xmlReadMemory(text, (int)size, "fuzz.svg", NULL,
+			    XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc)
+		abort(); /* not well-formed */
+	xmlFreeDoc(doc);
+	free(text);
 }
 
 /* Reads data into m (finalized on success); returns the reader's status. */
@@ -106,6 +144,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!known_rc) {
 		check_fixed_point(known);
 		check_report(known);
+		check_svg(known, false);
+		check_svg(known, true);
 	}
 	if (!read_once(data, size, false, true, skipping) && !known_rc &&
 	    pc_model_nsamples(skipping) != pc_model_nsamples(known))

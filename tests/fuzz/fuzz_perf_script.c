@@ -10,7 +10,8 @@
  * where plain reading fails for another reason: counts past 2^63-1, too
  * many events, a line over 16 MiB), that what reads cleanly reads the same
  * with --skip-bad, and that the folded and dump writers accept every model
- * the reader makes.
+ * the reader makes, and the speedscope and cpuprofile writers too, with
+ * valid UTF-8 JSON text (fuzz_write_json).
  */
 #include "model/format.h"
 #include "support/harness.h"
@@ -18,6 +19,8 @@
 extern const struct pc_reader pc_perf_script_reader;
 extern const struct pc_writer pc_folded_writer;
 extern const struct pc_writer pc_dump_writer;
+extern const struct pc_writer pc_speedscope_writer;
+extern const struct pc_writer pc_cpuprofile_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -53,6 +56,8 @@ static struct outcome read_once(const uint8_t *data, size_t size, bool skip_bad)
 		pc_ctx_set(&ctx, "addrs", NULL);
 		fuzz_write(&ctx, &pc_folded_writer, m);
 		fuzz_write(&ctx, &pc_dump_writer, m);
+		fuzz_write_json(&ctx, &pc_speedscope_writer, m);
+		fuzz_write_json(&ctx, &pc_cpuprofile_writer, m);
 	} else if (ctx.err.status == PC_STATUS_OK || !ctx.err.message[0]) {
 		abort(); /* a failure must say why */
 	} else {

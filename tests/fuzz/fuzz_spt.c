@@ -9,12 +9,16 @@
  * agree on success and on the samples, and that info accepts whatever
  * read accepts (info does not add counts up, so it may accept more).
  * Whatever is read is also written back with the SPT writer and read
- * again: the second model must have the same samples and counts.
+ * again: the second model must have the same samples and counts; and
+ * written as speedscope and cpuprofile JSON (valid UTF-8 JSON text,
+ * fuzz_write_json).
  */
 #include "support/harness.h"
 
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_writer pc_spt_writer;
+extern const struct pc_writer pc_speedscope_writer;
+extern const struct pc_writer pc_cpuprofile_writer;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -71,8 +75,11 @@ static int read_once(const uint8_t *data, size_t size, bool unknown_size,
 	*total = 0;
 	if (!rc) {
 		model_totals(m, nsamples, total);
-		if (!unknown_size)
+		if (!unknown_size) {
 			check_round_trip(m);
+			fuzz_write_json(&ctx, &pc_speedscope_writer, m);
+			fuzz_write_json(&ctx, &pc_cpuprofile_writer, m);
+		}
 	}
 	pc_model_free(m);
 	return rc;

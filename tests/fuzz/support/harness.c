@@ -1,6 +1,7 @@
 /* harness.c - shared pieces of the fuzz targets (see harness.h). */
 #include "harness.h"
 #include "support/read_memory.h"
+#include "base/utf8.h"
 
 extern const struct pc_writer pc_report_writer;
 
@@ -59,5 +60,57 @@ void fuzz_write(struct pc_ctx *ctx, const struct pc_writer *writer, const struct
 	}
 	if (pc_output_commit(&out, &ctx->err))
 		abort();
+	free(text);
+}
+
+/* Aborts unless text is UTF-8 JSON text whose brackets balance outside strings. */
+static void check_json_text(const char *text, size_t size)
+{
+	const unsigned char *bytes = (const unsigned char *)text;
+	size_t depth = 0;
+	bool in_string = false;
+
+	for (size_t i = 0; i < size;) {
+		unsigned char c = bytes[i];
+		size_t n = pc_utf8_char_len(bytes + i, size - i);
+
+		if (!n || (c < 0x20 && c != '\n') || (in_string && c == '\n'))
+			abort();
+		if (in_string && c == '\\')
+			n = 2; /* the escaped character: ASCII */
+		else if (c == '"')
+			in_string = !in_string;
+		else if (!in_string && (c == '{' || c == '['))
+			depth++;
+		else if (!in_string && (c == '}' || c == ']') && !depth--)
+			abort();
+		i += n;
+	}
+	if (in_string || depth)
+		abort();
+}
+
+void fuzz_write_json(const struct pc_ctx *ctx, const struct pc_writer *writer,
+		     const struct pc_model *m)
+{
+	struct pc_ctx run;
+	struct pc_output out;
+	char *text = NULL;
+	size_t size = 0;
+
+	pc_ctx_init(&run);
+	run.opt = ctx->opt;
+	pc_ctx_set(&run, "max-samples", "4096");
+	if (pc_output_to_memory(&out, &text, &size, &run.err))
+		abort();
+	if (writer->write(&run, m, &out)) {
+		pc_output_abort(&out);
+		if (!run.err.message[0])
+			abort();
+		return;
+	}
+	if (pc_output_commit(&out, &run.err))
+		abort();
+	check_json_text(text, size);
 	free(text);
 }

@@ -34,6 +34,15 @@ int fuzz_read(struct pc_ctx *ctx, const struct pc_reader *reader, const char *na
  */
 void fuzz_write(struct pc_ctx *ctx, const struct pc_writer *writer, const struct pc_model *m);
 
+/*
+ * Writes m with a JSON writer (speedscope, cpuprofile) into memory, with
+ * the run options of ctx and --max-samples 4096, and checks the text: it
+ * is valid UTF-8 with no control byte but '\n' (strings escaped), and its
+ * brackets, outside strings, balance. A failure must say why.
+ */
+void fuzz_write_json(const struct pc_ctx *ctx, const struct pc_writer *writer,
+		     const struct pc_model *m);
+
 /* Runs `report --tree --top 5` on m into /dev/null; ctx keeps any error. */
 int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m);
 
