@@ -22,6 +22,27 @@ static void copy_modules(struct pc_model_copy *copy, const struct pc_expansion *
 	}
 }
 
+/*
+ * The system names of src's frames, onto the dst frames they became when
+ * those keep the function's name (a frame that expansion named anew has
+ * no system name).
+ */
+static void copy_system_names(struct pc_model_copy *copy)
+{
+	for (uint32_t f = 1; f <= pc_model_nframes(copy->src); f++) {
+		uint32_t to = copy->frame_map[f];
+		pc_str_id function = pc_model_frame(copy->src, f)->function, name;
+
+		if (!pc_model_system_name(copy->src, f, &name) ||
+		    (copy->chain_at && copy->chain_at[f + 1] - copy->chain_at[f] != 1) ||
+		    pc_model_frame(copy->dst, to)->function !=
+			    pc_model_find_string(copy->dst, pc_str(copy->src, function),
+						 pc_str_len(copy->src, function)))
+			continue;
+		pc_model_set_system_name(copy->dst, to, pc_model_copy_str(copy, name));
+	}
+}
+
 static void copy_frames(struct pc_model_copy *copy)
 {
 	const struct pc_model *src = copy->src;
@@ -35,6 +56,7 @@ static void copy_frames(struct pc_model_copy *copy)
 		frame.file = pc_model_copy_str(copy, frame.file);
 		copy->frame_map[i + 1] = pc_model_add_frame(copy->dst, &frame);
 	}
+	copy_system_names(copy);
 }
 
 /* src's frames through expand: chains of dst frames (see copy.h). */
@@ -55,6 +77,7 @@ static void expand_frames(struct pc_model_copy *copy, const struct pc_expansion 
 		copy->frame_map[f] = copy->chain[used - 1];
 	}
 	copy->chain_at[nframes + 1] = (uint32_t)used;
+	copy_system_names(copy);
 }
 
 static void copy_labelsets(struct pc_model_copy *copy)

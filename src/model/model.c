@@ -31,6 +31,9 @@ struct pc_model {
 	size_t nframes, frames_cap;
 	struct pc_index frame_index; /* of the first frames_indexed frames */
 	size_t frames_indexed;
+	/* frame id -> its system name + 1 (0 = none of its own); NULL until one is set */
+	uint32_t *system_names;
+	size_t system_names_cap;
 
 	struct pc_label *labels; /* label id i is labels[i - 1] */
 	size_t nlabels, labels_cap;
@@ -131,6 +134,7 @@ void pc_model_release(struct pc_model *m)
 	pc_index_release(&m->module_index);
 	free(m->frames);
 	pc_index_release(&m->frame_index);
+	free(m->system_names);
 	free(m->labels);
 	pc_index_release(&m->label_index);
 	pc_seqs_release(&m->stacks);
@@ -249,7 +253,7 @@ static uint64_t frame_hash(const struct pc_frame *f)
 
 	h = pc_hash_u64(h ^ f->address);
 	h = pc_hash_u64(h ^ (((uint64_t)f->function << 32) | f->file));
-	return pc_hash_u64(h ^ f->line);
+	return pc_hash_u64(h ^ f->line ^ ((uint64_t)f->start_line << 32));
 }
 
 static bool frame_equal(const void *ctx, uint32_t id, const void *key)
@@ -258,7 +262,8 @@ static bool frame_equal(const void *ctx, uint32_t id, const void *key)
 	const struct pc_frame *a = &m->frames[id - 1], *b = key;
 
 	return a->module == b->module && a->flags == b->flags && a->address == b->address &&
-	       a->function == b->function && a->file == b->file && a->line == b->line;
+	       a->function == b->function && a->file == b->file && a->line == b->line &&
+	       a->start_line == b->start_line;
 }
 
 void pc_model_reserve(struct pc_model *m, size_t frames, size_t stacks, size_t stack_frames,
@@ -697,6 +702,34 @@ void pc_model_add_comment(struct pc_model *m, const char *fmt, ...)
 		   pc_model_intern_cstr(m, text));
 }
 
+void pc_model_add_comment_text(struct pc_model *m, const void *text, size_t len)
+{
+	append_str(&m->comments, &m->ncomments, &m->comments_cap, pc_model_intern(m, text, len));
+}
+
+void pc_model_set_system_name(struct pc_model *m, uint32_t frame, pc_str_id name)
+{
+	size_t had = m->system_names_cap;
+
+	if (!frame || frame > m->nframes)
+		return;
+	if (frame >= had) {
+		pc_grow(&m->system_names, &m->system_names_cap, (size_t)frame + 1,
+			sizeof(*m->system_names));
+		memset(m->system_names + had, 0,
+		       (m->system_names_cap - had) * sizeof(*m->system_names));
+	}
+	m->system_names[frame] = name + 1;
+}
+
+bool pc_model_system_name(const struct pc_model *m, uint32_t frame, pc_str_id *name)
+{
+	if (frame >= m->system_names_cap || !m->system_names[frame])
+		return false;
+	*name = m->system_names[frame] - 1;
+	return true;
+}
+
 void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
 {
 	pc_grow(&m->facts, &m->facts_cap, m->nfacts + 1, sizeof(*m->facts));
@@ -746,9 +779,10 @@ static int order_frames(const void *ctx, uint32_t a, uint32_t b)
 	    (diff = compare_u64(fa->address, fb->address)) ||
 	    (diff = compare_str(o->m, fa->function, fb->function)) ||
 	    (diff = compare_str(o->m, fa->file, fb->file)) ||
-	    (diff = compare_u64(fa->line, fb->line)))
+	    (diff = compare_u64(fa->line, fb->line)) ||
+	    (diff = compare_u64(fa->flags, fb->flags)))
 		return diff;
-	return compare_u64(fa->flags, fb->flags);
+	return compare_u64(fa->start_line, fb->start_line);
 }
 
 static int order_labels(const void *ctx, uint32_t a, uint32_t b)

@@ -49,6 +49,20 @@ struct pc_module {
 	bool has_range;
 	bool has_pdb;
 	struct pc_pdb_id pdb; /* when has_pdb (SPT program ids) */
+	uint8_t stated;       /* enum pc_module_stated; 0 = the input says nothing */
+};
+
+/*
+ * What the input says the frames of a module have (pprof's mapping flags
+ * has_functions, has_filenames, has_line_numbers, has_inline_frames): a
+ * pprof written from a pprof keeps them rather than working them out.
+ */
+enum pc_module_stated {
+	PC_MODULE_STATED = 1u << 0, /* the bits below are the input's */
+	PC_MODULE_HAS_FUNCTIONS = 1u << 1,
+	PC_MODULE_HAS_FILENAMES = 1u << 2,
+	PC_MODULE_HAS_LINE_NUMBERS = 1u << 3,
+	PC_MODULE_HAS_INLINE_FRAMES = 1u << 4,
 };
 
 enum pc_frame_flag {
@@ -67,6 +81,11 @@ enum pc_frame_flag {
 	 * symbolizer.
 	 */
 	PC_FRAME_UNWOUND = 1u << 3,
+	/*
+	 * Several functions share the address, folded into one by the linker
+	 * (pprof's Location.is_folded); on the physical frame.
+	 */
+	PC_FRAME_FOLDED = 1u << 4,
 };
 
 struct pc_frame {
@@ -76,6 +95,7 @@ struct pc_frame {
 	pc_str_id function; /* 0 = not symbolized */
 	pc_str_id file;     /* source file, 0 = unknown */
 	uint32_t line;      /* source line, 0 = unknown */
+	uint32_t start_line; /* the function's first line (pprof's start_line), 0 = unknown */
 };
 
 /* A label is a string label when str != 0, else numeric (num, unit). */
@@ -216,6 +236,16 @@ int pc_model_add_arc(struct pc_model *m, uint32_t from, uint32_t to,
 		     enum pc_arc_kind kind, uint64_t count);
 void pc_model_add_source(struct pc_model *m, const char *format);
 void pc_model_add_comment(struct pc_model *m, const char *fmt, ...) PC_PRINTF(2, 3);
+/* A comment of len bytes as they are (any length, any bytes). */
+void pc_model_add_comment_text(struct pc_model *m, const void *text, size_t len);
+/*
+ * The name a frame's function has for the linker (pprof's system_name,
+ * e.g. mangled) when it differs from frame->function; set after the frame
+ * is added (a frame equal in all else keeps the last one set).
+ * pc_model_system_name gives false when the frame has none of its own.
+ */
+void pc_model_set_system_name(struct pc_model *m, uint32_t frame, pc_str_id name);
+bool pc_model_system_name(const struct pc_model *m, uint32_t frame, pc_str_id *name);
 void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
 
 /*

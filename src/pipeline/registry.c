@@ -11,6 +11,7 @@ extern const struct pc_reader pc_sampler_reader;
 extern const struct pc_reader pc_vsperf_reader;
 extern const struct pc_reader pc_vsperf_xml_reader;
 extern const struct pc_reader pc_vsp_reader;
+extern const struct pc_reader pc_pprof_reader;
 extern const struct pc_writer pc_pprof_writer;
 extern const struct pc_writer pc_dump_writer;
 extern const struct pc_writer pc_folded_writer;
@@ -36,6 +37,7 @@ const struct pc_reader *const pc_readers[] = {
 	&pc_vsperf_reader,
 	&pc_vsperf_xml_reader,
 	&pc_vsp_reader,
+	&pc_pprof_reader,
 	NULL,
 };
 

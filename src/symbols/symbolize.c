@@ -948,6 +948,9 @@ static void complete_module(void *data, const struct pc_model_copy *copy, uint32
 
 	if (!module->build_id && src->elf_open && *src->elf.build_id)
 		module->build_id = pc_model_intern_cstr(copy->dst, src->elf.build_id);
+	/* named here: what the input stated of its frames (pprof's flags) no longer holds */
+	if (src->symtab || src->elf_open || src->pe)
+		module->stated = 0;
 }
 
 /* Whether a module without a build id has a binary that gives it one. */

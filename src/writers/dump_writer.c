@@ -13,7 +13,7 @@
  *   time_nanos N / duration_nanos N / period N "type" "unit"   (when set)
  *   column INDEX "type" "unit" [default]
  *   module ID "name" build_id "..." [space N] [pdb {GUID} age N]
- *          [range 0xSTART-0xLIMIT offset 0xOFF]
+ *          [range 0xSTART-0xLIMIT offset 0xOFF] [stated [FN][FL][LN][IN]]
  *   sample COLUMN=VALUE ...            (non-zero values only)
  *     frame FRAME                      (leaf first)
  *     label "key" = "str" | label "key" = NUM ["unit"]
@@ -21,8 +21,9 @@
  *   arc call|branch FRAME -> FRAME COUNT
  *
  * where FRAME is MODULE+0xRVA (module-relative), MODULE@0xADDR (absolute)
- * with MODULE = "name" or ?, then "function" file:line and "inline" when
- * known.
+ * with MODULE = "name" or ?, then "function" file:line, start LINE (the
+ * function's first line), system "name" (pprof's system_name when it
+ * differs), "inline" and "folded" (pprof's is_folded) when known.
  */
 #include "model/format.h"
 
@@ -48,6 +49,7 @@ static void put_string(FILE *out, const struct pc_model *m, pc_str_id id)
 static void put_frame(FILE *out, const struct pc_model *m, uint32_t id)
 {
 	const struct pc_frame *frame = pc_model_frame(m, id);
+	pc_str_id system_name;
 
 	if (frame->module)
 		put_string(out, m, pc_model_module(m, frame->module)->name);
@@ -65,8 +67,16 @@ static void put_frame(FILE *out, const struct pc_model *m, uint32_t id)
 		put_string(out, m, frame->file);
 		fprintf(out, ":%u", frame->line);
 	}
+	if (frame->start_line)
+		fprintf(out, " start %u", frame->start_line);
+	if (pc_model_system_name(m, id, &system_name)) {
+		fputs(" system ", out);
+		put_string(out, m, system_name);
+	}
 	if (frame->flags & PC_FRAME_INLINE)
 		fputs(" inline", out);
+	if (frame->flags & PC_FRAME_FOLDED)
+		fputs(" folded", out);
 }
 
 static void put_header(FILE *out, const struct pc_model *m)
@@ -128,6 +138,12 @@ static void put_columns_and_modules(FILE *out, const struct pc_model *m)
 				(unsigned long long)module->start,
 				(unsigned long long)module->limit,
 				(unsigned long long)module->file_offset);
+		if (module->stated)
+			fprintf(out, " stated %s%s%s%s",
+				module->stated & PC_MODULE_HAS_FUNCTIONS ? "[FN]" : "",
+				module->stated & PC_MODULE_HAS_FILENAMES ? "[FL]" : "",
+				module->stated & PC_MODULE_HAS_LINE_NUMBERS ? "[LN]" : "",
+				module->stated & PC_MODULE_HAS_INLINE_FRAMES ? "[IN]" : "");
 		fputc('\n', out);
 	}
 }

@@ -22,7 +22,8 @@
  *        name; the one with most leaf samples when several do), else the
  *        module with the most leaf samples in the default column that is a
  *        file (pc_model_module_is_file) and no shared library (.so, .so.N,
- *        .dll, .dylib); the first of equals.
+ *        .dll, .dylib); the first of equals. None for a profile read from
+ *        pprof (every source "pprof"): its mapping 1 stays first.
  */
 #include "writers/pprof_conventions.h"
 
@@ -273,9 +274,13 @@ static uint32_t commanded_module(const struct pc_model *m, const uint64_t *count
 uint32_t pprof_program_module(const struct pc_model *m)
 {
 	static const char prefix[] = "perf-command:";
-	uint64_t *counts = leaf_counts(m);
+	uint64_t *counts;
 	uint32_t best = 0;
 	bool commanded;
+
+	if (pprof_model_from_pprof(m))
+		return 0;
+	counts = leaf_counts(m);
 
 	for (size_t i = 0; i < pc_model_ncomments(m) && !best; i++) {
 		const char *text = pc_str(m, pc_model_comment(m, i));
@@ -298,3 +303,26 @@ uint32_t pprof_program_module(const struct pc_model *m)
 	return best;
 }
 
+
+/* ---- profiles read from pprof ---- */
+
+bool pprof_model_from_pprof(const struct pc_model *m)
+{
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		if (strcmp(pc_str(m, pc_model_source(m, i)), "pprof"))
+			return false;
+	return pc_model_nsources(m) > 0;
+}
+
+const char *pprof_fact(const struct pc_model *m, const char *key, size_t *len)
+{
+	for (size_t i = 0; i < pc_model_nfacts(m); i++) {
+		const struct pc_fact *fact = pc_model_fact(m, i);
+
+		if (!strcmp(pc_str(m, fact->key), key)) {
+			*len = pc_str_len(m, fact->value);
+			return pc_str(m, fact->value);
+		}
+	}
+	return NULL;
+}

@@ -5,8 +5,10 @@
  * Source: pprof's profile.proto and its decoder/validator in the Debian
  * snapshot 0.0~git20211008.947d60d, as summarised in
  * ../shared/research/pprof.md sections 2, 3, 7.1, 7.2 and 8; DESIGN.md 4.1.
- * Output is read by pprof (any version: the two newer fields are not
- * written), speedscope and every proto3 consumer (strings are valid UTF-8).
+ * Output is read by pprof (any version: of the two newer fields, Line.column
+ * is never written and doc_url only when a pprof input had one, which older
+ * versions skip), speedscope and every proto3 consumer (strings are valid
+ * UTF-8).
  *
  * What maps where:
  *   column (type, unit)      -> sample_type, in model order, named by the
@@ -33,7 +35,8 @@
  *                               start 0 and limit = highest address + 1;
  *                               build_id as is; has_functions/filenames/
  *                               line_numbers true when every location of it
- *                               has them
+ *                               has them, or as the input stated them
+ *                               (pc_module.stated: a pprof's flags)
  *   PE image by RVA (a module -> placed for pprof's symbolizer (research/
  *   with a PDB id, no range,      pe-symbolization.md 1): start = mapping
  *   as SPT gives it)              id << 40, locations at start + RVA,
@@ -46,11 +49,15 @@
  *   physical frame           -> location (ids 1..N in first use), with
  *                               the PC_FRAME_INLINE frames leafward of it
  *                               folded in as extra lines, innermost first;
+ *                               is_folded when it is PC_FRAME_FOLDED;
  *                               a module-relative address of a module with
  *                               a known range becomes its runtime address,
  *                               start + address - file_offset
- *   (function name, file, module) -> function, name = system_name; a frame
- *                               without a name gives no line
+ *   (function name, file, module, start line, system name)
+ *                            -> function, system_name = name unless the
+ *                               frame has a system name of its own
+ *                               (pc_model_system_name); a frame without a
+ *                               name gives no line
  *   stack (leaf first)       -> sample.location_id (leaf first)
  *   label                    -> label: str when it has one, else num with
  *                               num_unit (so that pid 0 survives)
@@ -73,7 +80,17 @@
  *   metadata                 -> comments ("converted by profconv ...",
  *                               then the model's), time_nanos,
  *                               duration_nanos, period_type (named as the
- *                               column whose type it is), period
+ *                               column whose type it is), period;
+ *                               drop_frames, keep_frames and doc_url from
+ *                               the facts pprof.drop_frames, .keep_frames
+ *                               and .doc_url (a pprof input's)
+ *   a model read from pprof  -> (every source "pprof", pprof_conventions.c)
+ *                               the input again: no comment of profconv's
+ *                               own (empty comments kept), mappings in
+ *                               model order, default_sample_type as the
+ *                               input had it (fact pprof.default_sample_type,
+ *                               none without it) unless --event names one,
+ *                               no sample types when it had none
  * Samples that become identical (location ids, labels) are merged by
  * summing their values; a sum past INT64_MAX is an error.
  *
@@ -100,6 +117,7 @@
 #define PPROF "pprof"
 #define EDGE_COLUMN "edge_inclusive"
 #define CHAIN (1u << 31) /* location_ref: a chain, not a frame */
+#define FUNCTION_KEY 5   /* name, file, module, start line, system name + 1 */
 #define OWN (1u << 31)   /* out: an own sample, not a model sample */
 
 /* A model label in the output's string indices. */
@@ -153,7 +171,7 @@ struct pprof_writer {
 	size_t chain_location_cap;
 	uint32_t *location_ref;    /* location id - 1 -> frame id, or CHAIN | chain id */
 	size_t nlocations, location_ref_cap;
-	struct pc_seqs functions;  /* function id -> (name, file string indices, module) */
+	struct pc_seqs functions;  /* function id -> its FUNCTION_KEY (function_for_frame) */
 	struct mapping_state *mappings; /* per model module */
 	uint32_t *mapping_of;      /* model module id -> mapping id ([0] = 0) */
 	uint32_t *module_at;       /* mapping id -> model module id ([0] = 0) */
@@ -195,6 +213,8 @@ struct pprof_writer {
 	int64_t *comments;
 	size_t ncomments, comments_cap;
 	int64_t period_type, period_unit;
+	int64_t drop_frames, keep_frames, doc_url;
+	bool from_pprof;           /* every input was pprof (pprof_model_from_pprof) */
 };
 
 /* ---- strings ---- */
@@ -269,13 +289,29 @@ static void name_event_pairs(struct pprof_writer *w)
 	}
 }
 
+/*
+ * A profile read from pprof keeps its default_sample_type as it was, none
+ * when it had none (--event names one: the default column then).
+ */
+static int64_t input_default_type(struct pprof_writer *w)
+{
+	size_t len;
+	const char *text = pprof_fact(w->m, "pprof.default_sample_type", &len);
+
+	return text ? own_text(w, text, len) : 0;
+}
+
 static int add_sample_types(struct pprof_writer *w)
 {
 	const struct pc_model *m = w->m;
 	size_t def = pc_model_default_column(m) >= 0 && (size_t)pc_model_default_column(m) < pc_model_ncolumns(m) ?
 		(size_t)pc_model_default_column(m) : 0;
 
-	w->ncolumns = pc_model_ncolumns(m) ? pc_model_ncolumns(m) : 1;
+	w->ncolumns = pc_model_ncolumns(m) || w->from_pprof ? pc_model_ncolumns(m) : 1;
+	if (!w->ncolumns) {
+		w->default_type = 0; /* a pprof input without sample types */
+		return 0;
+	}
 	if (!pc_model_ncolumns(m)) {
 		/* pprof reads a profile without sample types as "no samples" */
 		w->types[0] = own_string(w, "samples");
@@ -294,6 +330,8 @@ static int add_sample_types(struct pprof_writer *w)
 					       "pprof needs distinct value type names, but columns %zu and %zu are both '%s'",
 					       d + 1, c + 1, w->strings.texts[w->types[c]]);
 	w->default_type = w->types[def];
+	if (w->from_pprof && !w->ctx->opt.event)
+		w->default_type = input_default_type(w);
 	return 0;
 }
 
@@ -355,14 +393,15 @@ static uint64_t location_address(const struct pprof_writer *w, const struct pc_f
 
 /*
  * The function of a named frame, numbered in first use: (name, file,
- * module), as a symbol of one name in two binaries is two functions. The
- * first function of each name is kept by name, so that a name seen once
- * (nearly all) costs no hash lookup.
+ * module, start line, system name), as a symbol of one name in two
+ * binaries is two functions. The first function of each name is kept by
+ * name, so that a name seen once (nearly all) costs no hash lookup.
  */
 static uint32_t function_for_frame(struct pprof_writer *w, uint32_t id)
 {
 	const struct pc_frame *frame = pc_model_frame(w->m, id);
-	uint32_t key[3], *first = &w->function_by_name[frame->function];
+	uint32_t key[FUNCTION_KEY], *first = &w->function_by_name[frame->function];
+	pc_str_id system_name;
 	size_t n;
 
 	if (w->frame_function[id])
@@ -370,11 +409,15 @@ static uint32_t function_for_frame(struct pprof_writer *w, uint32_t id)
 	key[0] = (uint32_t)model_string(w, frame->function);
 	key[1] = (uint32_t)model_string(w, frame->file);
 	key[2] = frame->module;
+	key[3] = frame->start_line;
+	/* the system name's index + 1, 0 = the name's */
+	key[4] = pc_model_system_name(w->m, id, &system_name) ?
+		 (uint32_t)model_string(w, system_name) + 1 : 0;
 	if (!*first)
-		*first = pc_seqs_append(&w->functions, key, 3); /* no function of this name yet */
+		*first = pc_seqs_append(&w->functions, key, FUNCTION_KEY); /* no function of this name yet */
 	if (!memcmp(pc_seq(&w->functions, *first, &n), key, sizeof(key)))
 		return w->frame_function[id] = *first;
-	return w->frame_function[id] = pc_seqs_add(&w->functions, key, 3);
+	return w->frame_function[id] = pc_seqs_add(&w->functions, key, FUNCTION_KEY);
 }
 
 static void note_mapping_use(struct pprof_writer *w, const struct pc_frame *physical,
@@ -905,11 +948,22 @@ static void add_period_type(struct pprof_writer *w)
 	w->period_unit = model_string(w, period->unit);
 }
 
+/* The index of a pprof input's string field, kept as fact key; 0 = none. */
+static int64_t fact_string(struct pprof_writer *w, const char *key)
+{
+	size_t len;
+	const char *text = pprof_fact(w->m, key, &len);
+
+	return text ? own_text(w, text, len) : 0;
+}
+
 static void add_metadata(struct pprof_writer *w)
 {
-	add_converted_comment(w);
+	/* a pprof read from a pprof keeps the input's comments, "" too, and adds none */
+	if (!w->from_pprof)
+		add_converted_comment(w);
 	for (size_t i = 0; i < pc_model_ncomments(w->m); i++)
-		if (pc_model_comment(w->m, i))
+		if (pc_model_comment(w->m, i) || w->from_pprof)
 			add_comment(w, model_string(w, pc_model_comment(w->m, i)));
 	add_pdb_comments(w);
 	add_branch_comment(w);
@@ -919,6 +973,9 @@ static void add_metadata(struct pprof_writer *w)
 					  "inclusive count through that caller; not a call "
 					  "stack"));
 	add_period_type(w);
+	w->drop_frames = fact_string(w, "pprof.drop_frames");
+	w->keep_frames = fact_string(w, "pprof.keep_frames");
+	w->doc_url = fact_string(w, "pprof.doc_url");
 }
 
 /* One warning line per part of the model that the output lacks. */
@@ -979,9 +1036,21 @@ enum {
  */
 enum { SAMPLE_LOCATION_ID = 1, SAMPLE_VALUE = 2, SAMPLE_LABEL = 3 };
 enum { LABEL_KEY = 1, LABEL_STR = 2, LABEL_NUM = 3, LABEL_NUM_UNIT = 4 };
-enum { LOCATION_ID = 1, LOCATION_MAPPING_ID = 2, LOCATION_ADDRESS = 3, LOCATION_LINE = 4 };
+enum {
+	LOCATION_ID = 1,
+	LOCATION_MAPPING_ID = 2,
+	LOCATION_ADDRESS = 3,
+	LOCATION_LINE = 4,
+	LOCATION_IS_FOLDED = 5,
+};
 enum { LINE_FUNCTION_ID = 1, LINE_LINE = 2 };
-enum { FUNCTION_ID = 1, FUNCTION_NAME = 2, FUNCTION_SYSTEM_NAME = 3, FUNCTION_FILENAME = 4 };
+enum {
+	FUNCTION_ID = 1,
+	FUNCTION_NAME = 2,
+	FUNCTION_SYSTEM_NAME = 3,
+	FUNCTION_FILENAME = 4,
+	FUNCTION_START_LINE = 5,
+};
 
 struct byte_buffer {
 	uint8_t *bytes;
@@ -1208,6 +1277,7 @@ static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 			put_scalar(&location, LINE_FUNCTION_ID, function);
 			put_scalar(&location, LINE_LINE, frame->line);
 		}
+		put_scalar(&location, LOCATION_IS_FOLDED, (physical->flags & PC_FRAME_FOLDED) != 0);
 		batch_field(&batch, FIELD_LOCATION, &location);
 	}
 	batch_end(&batch);
@@ -1227,8 +1297,9 @@ static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 		reserve(&function, VARINT_MAX * 8);
 		put_scalar(&function, FUNCTION_ID, id);
 		put_scalar(&function, FUNCTION_NAME, key[0]);
-		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[0]);
+		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[4] ? key[4] - 1 : key[0]);
 		put_scalar(&function, FUNCTION_FILENAME, key[1]);
+		put_scalar(&function, FUNCTION_START_LINE, key[3]);
 		batch_field(&batch, FIELD_FUNCTION, &function);
 	}
 	batch_end(&batch);
@@ -1263,6 +1334,7 @@ static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w
 	uint64_t start = module->has_range ? module->start : state->pe_base;
 	uint64_t limit = !state->any_address ? start :
 		state->max_address == UINT64_MAX ? UINT64_MAX : state->max_address + 1;
+	unsigned stated = module->stated;
 
 	return (Perftools__Profiles__Mapping){
 		.base = PROTOBUF_C_MESSAGE_INIT(&perftools__profiles__mapping__descriptor),
@@ -1272,10 +1344,15 @@ static Perftools__Profiles__Mapping mapping_message(const struct pprof_writer *w
 		.file_offset = module->has_range ? module->file_offset : 0,
 		.filename = state->filename,
 		.build_id = state->build_id,
-		.has_functions = used && state->all_functions,
-		.has_filenames = used && state->all_filenames,
-		.has_line_numbers = used && state->all_lines,
-		.has_inline_frames = used && state->all_functions && state->any_inline,
+		/* what the input says (a pprof's mapping flags), else what the locations have */
+		.has_functions = stated ? (stated & PC_MODULE_HAS_FUNCTIONS) != 0 :
+			used && state->all_functions,
+		.has_filenames = stated ? (stated & PC_MODULE_HAS_FILENAMES) != 0 :
+			used && state->all_filenames,
+		.has_line_numbers = stated ? (stated & PC_MODULE_HAS_LINE_NUMBERS) != 0 :
+			used && state->all_lines,
+		.has_inline_frames = stated ? (stated & PC_MODULE_HAS_INLINE_FRAMES) != 0 :
+			used && state->all_functions && state->any_inline,
 	};
 }
 
@@ -1315,6 +1392,9 @@ static void pack_tail(const struct pprof_writer *w, ProtobufCBuffer *out)
 	tail.comment = w->comments;
 	tail.n_comment = w->ncomments;
 	tail.default_sample_type = w->default_type;
+	tail.drop_frames = w->drop_frames;
+	tail.keep_frames = w->keep_frames;
+	tail.doc_url = w->doc_url;
 	perftools__profiles__profile__pack_to_buffer(&tail, out);
 }
 
@@ -1402,6 +1482,7 @@ static void writer_init(struct pprof_writer *w, struct pc_ctx *ctx, const struct
 	w->labelset_first = pc_xcalloc((pc_model_nlabelsets(m) + 1), sizeof(*w->labelset_first));
 	w->mappings = pc_xcalloc(pc_model_nmodules(m) ? pc_model_nmodules(m) : 1, sizeof(*w->mappings));
 	w->pe_build_ids = pc_option_flag(ctx, "pe-build-ids");
+	w->from_pprof = pprof_model_from_pprof(m);
 	order_mappings(w);
 	for (size_t i = 0; i < pc_model_nmodules(m); i++) {
 		const struct pc_module *module = pc_model_module(m, (uint32_t)i + 1);

@@ -86,7 +86,7 @@ printf '%s\n' 'program {6D2A9F13-0C4B-4E8A-9F21-3B7C55D1E0A4} 0x1a demo.exe' 'se
 "$profconv" report "$tmp/lbr.spt" >"$tmp/out" 2>"$tmp/err"
 status=$?
 [ "$status" = 1 ] || failed "LBR only: exit $status, expected 1"
-grep -qxF "profconv: report output needs call stacks, which the input does not have (inputs that do: spt, perf-script, perf-data, etl, diagsession, folded, sampler, vsperf, vsperf-xml)" "$tmp/err" ||
+grep -qxF "profconv: report output needs call stacks, which the input does not have (inputs that do: spt, perf-script, perf-data, etl, diagsession, folded, sampler, vsperf, vsperf-xml, pprof)" "$tmp/err" ||
 	{ failed "LBR only: wrong message"; cat "$tmp/err"; }
 
 # malformed input: the reader's located error, nothing on stdout

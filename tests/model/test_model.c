@@ -214,6 +214,46 @@ static void test_merge_keeps_zero_samples(void **state)
 	pc_model_free(into);
 }
 
+/*
+ * A start line tells frames apart; a system name is the frame's own and
+ * follows it through a merge; a comment's text is kept byte for byte.
+ */
+static void test_start_line_system_name_and_comment_text(void **state)
+{
+	struct pc_model *from = *state, *into = pc_model_new();
+	struct pc_frame fr = { .function = pc_model_intern_cstr(from, "f"), .start_line = 3 };
+	uint32_t a = pc_model_add_frame(from, &fr), b, merged;
+	struct pc_sample s;
+	pc_str_id name;
+	char message[100];
+
+	fr.start_line = 4;
+	b = pc_model_add_frame(from, &fr);
+	assert_int_not_equal(a, b);
+	fr.start_line = 3;
+	assert_int_equal(pc_model_add_frame(from, &fr), a);
+	assert_false(pc_model_system_name(from, a, &name));
+	pc_model_set_system_name(from, a, pc_model_intern_cstr(from, "_Z1fv"));
+	pc_model_set_system_name(from, b, 0); /* "": a name of its own too */
+	assert_true(pc_model_system_name(from, a, &name));
+	assert_string_equal(pc_str(from, name), "_Z1fv");
+	assert_true(pc_model_system_name(from, b, &name));
+	assert_int_equal(name, 0);
+	pc_model_add_comment_text(from, "a\0b", 3);
+	pc_model_add_column(from, "samples", "count");
+	s = (struct pc_sample){ .stack = pc_model_add_stack(from, &a, 1) };
+	assert_int_equal(pc_model_add_sample(from, &s, 0, 1), 0);
+	pc_model_finalize(from);
+	assert_int_equal(pc_str_len(from, pc_model_comment(from, 0)), 3);
+	assert_int_equal(pc_model_merge(into, from, message, sizeof(message)), 0);
+	pc_model_finalize(into);
+	merged = pc_model_stack(into, pc_model_sample(into, 0)->stack, &(size_t){ 0 })[0];
+	assert_int_equal(pc_model_frame(into, merged)->start_line, 3);
+	assert_true(pc_model_system_name(into, merged, &name));
+	assert_string_equal(pc_str(into, name), "_Z1fv");
+	pc_model_free(into);
+}
+
 static void test_count_overflow_refused(void **state)
 {
 	struct pc_model *m = *state;
@@ -465,6 +505,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_start_line_system_name_and_comment_text, setup,
+						teardown),
 		cmocka_unit_test(test_event_base_names),
 		cmocka_unit_test_setup_teardown(test_column_unit_set_later, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_module_is_file, setup, teardown),

@@ -1301,6 +1301,111 @@ static void test_caller_callee_branch_arcs_dropped(void **state)
 	assert_non_null(warning_like(&f->ctx, "pprof keeps no arcs: 1 arcs dropped"));
 }
 
+/*
+ * A model read from pprof (every source "pprof") is written back as the
+ * input was: no comment of profconv's (an empty one kept), the mappings in
+ * model order with their stated flags, default_sample_type as the fact
+ * says, drop_frames, keep_frames and doc_url from facts.
+ */
+static void test_model_from_pprof_written_back(void **state)
+{
+	struct fixture *f = *state;
+	int samples = column(f, "samples"), cpu = pc_model_add_column(f->m, "cpu", "nanoseconds");
+	uint32_t libc = module(f, "/usr/lib/libc.so.6", "");
+	uint32_t app = pc_model_add_module(f->m, &(struct pc_module){
+		.name = intern(f, "/usr/bin/app"),
+		.stated = PC_MODULE_STATED | PC_MODULE_HAS_FUNCTIONS,
+	});
+	Profile *p;
+
+	pc_model_add_source(f->m, "pprof");
+	pc_model_add_comment_text(f->m, "kept", 4);
+	pc_model_add_comment_text(f->m, "", 0);
+	pc_model_add_fact(f->m, "pprof.default_sample_type", "samples");
+	pc_model_add_fact(f->m, "pprof.drop_frames", "^runtime\\.");
+	pc_model_add_fact(f->m, "pprof.keep_frames", "^main$");
+	pc_model_add_fact(f->m, "pprof.doc_url", "https://example.com/");
+	pc_model_set_default_column(f->m, cpu);
+	add(f, pc_model_add_stack(f->m, &(uint32_t){ frame(f, libc, 0x7f0000001000, "memcpy", 0) }, 1),
+	    0, 0, samples, 1);
+	add(f, pc_model_add_stack(f->m, &(uint32_t){ source_frame(f, app, 0x401000, "main", "app.c", 7) }, 1),
+	    0, 0, cpu, 9);
+	p = convert(f);
+	assert_int_equal(p->n_comment, 2);
+	assert_string_equal(str(p, p->comment[0]), "kept");
+	assert_string_equal(str(p, p->comment[1]), "");
+	assert_string_equal(mapping_file(p, 0), "/usr/lib/libc.so.6"); /* not moved behind app */
+	assert_string_equal(mapping_file(p, 1), "/usr/bin/app");
+	assert_true(p->mapping[0]->has_functions); /* worked out: every location named */
+	assert_true(p->mapping[0]->has_filenames == false);
+	assert_true(p->mapping[1]->has_functions); /* as stated: */
+	assert_false(p->mapping[1]->has_filenames);
+	assert_false(p->mapping[1]->has_line_numbers);
+	assert_string_equal(str(p, p->default_sample_type), "samples");
+	assert_string_equal(str(p, p->drop_frames), "^runtime\\.");
+	assert_string_equal(str(p, p->keep_frames), "^main$");
+	assert_string_equal(str(p, p->doc_url), "https://example.com/");
+}
+
+/* Without the fact, no default_sample_type: pprof then takes the last, as it did. */
+static void test_model_from_pprof_without_default(void **state)
+{
+	struct fixture *f = *state;
+	Profile *p;
+
+	column(f, "samples");
+	pc_model_set_default_column(f->m, column(f, "alloc"));
+	pc_model_add_source(f->m, "pprof");
+	p = convert(f);
+	assert_int_equal(p->default_sample_type, 0);
+	assert_int_equal(p->n_comment, 0);
+	f->ctx.opt.event = "alloc"; /* --event names one */
+	perftools__profiles__profile__free_unpacked(f->p, NULL);
+	free(f->gz);
+	p = convert(f);
+	assert_string_equal(str(p, p->default_sample_type), "alloc");
+}
+
+/* Start lines, system names and is_folded: a function per distinct one. */
+static void test_function_start_line_system_name_folded(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	struct pc_frame fr = {
+		.module = app, .flags = PC_FRAME_HAS_ADDRESS | PC_FRAME_FOLDED, .address = 0x10,
+		.function = intern(f, "ns::f()"), .file = intern(f, "f.cc"), .line = 12,
+		.start_line = 10,
+	};
+	uint32_t folded = pc_model_add_frame(f->m, &fr), plain;
+	const Perftools__Profiles__Function *fn;
+	Profile *p;
+
+	pc_model_set_system_name(f->m, folded, intern(f, "_ZN2ns1fEv"));
+	fr.flags = PC_FRAME_HAS_ADDRESS, fr.address = 0x20, fr.start_line = 0;
+	plain = pc_model_add_frame(f->m, &fr);
+	add(f, pc_model_add_stack(f->m, &folded, 1), 0, 0, col, 1);
+	add(f, pc_model_add_stack(f->m, &plain, 1), 0, 0, col, 2);
+	p = convert(f);
+	assert_int_equal(p->n_function, 2);
+	assert_int_equal(p->n_location, 2);
+	for (size_t i = 0; i < p->n_location; i++) {
+		const Perftools__Profiles__Location *loc = p->location[i];
+
+		fn = p->function[loc->line[0]->function_id - 1];
+		assert_string_equal(str(p, fn->name), "ns::f()");
+		if (loc->address == 0x10) {
+			assert_true(loc->is_folded);
+			assert_string_equal(str(p, fn->system_name), "_ZN2ns1fEv");
+			assert_int_equal(fn->start_line, 10);
+		} else {
+			assert_false(loc->is_folded);
+			assert_string_equal(str(p, fn->system_name), "ns::f()");
+			assert_int_equal(fn->start_line, 0);
+		}
+	}
+}
+
 #define TEST(name) cmocka_unit_test_setup_teardown(name, setup, teardown)
 
 int main(void)
@@ -1343,6 +1448,9 @@ int main(void)
 		TEST(test_caller_callee_edge_labels),
 		TEST(test_caller_callee_edge_column_name_taken),
 		TEST(test_caller_callee_branch_arcs_dropped),
+		TEST(test_model_from_pprof_written_back),
+		TEST(test_model_from_pprof_without_default),
+		TEST(test_function_start_line_system_name_folded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
