@@ -10,7 +10,7 @@
  *
  * Models are built with the model's builder calls, as a reader would.
  */
-#include "support/fixture.h"
+#include "support/fixture_model.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -19,63 +19,10 @@
 
 extern const struct pc_writer pc_cpuprofile_writer;
 
-static uint32_t module(struct fixture *f, const char *name)
-{
-	struct pc_module mod = { .name = pc_model_intern_cstr(f->m, name) };
-
-	return pc_model_add_module(f->m, &mod);
-}
-
-static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address, const char *function,
-		      const char *file, uint32_t line)
-{
-	struct pc_frame fr = {
-		.module = mod,
-		.flags = PC_FRAME_HAS_ADDRESS,
-		.address = address,
-		.function = function ? pc_model_intern_cstr(f->m, function) : 0,
-		.file = file ? pc_model_intern_cstr(f->m, file) : 0,
-		.line = line,
-	};
-
-	return pc_model_add_frame(f->m, &fr);
-}
-
-static struct pc_label str_label(struct fixture *f, const char *key, const char *value)
-{
-	return (struct pc_label){ .key = pc_model_intern_cstr(f->m, key),
-				  .str = pc_model_intern_cstr(f->m, value) };
-}
-
-static struct pc_label num_label(struct fixture *f, const char *key, int64_t num)
-{
-	return (struct pc_label){ .key = pc_model_intern_cstr(f->m, key), .num = num,
-				  .unit = pc_model_intern_cstr(f->m, key) };
-}
-
-static void add(struct fixture *f, const uint32_t *frames, size_t n, const struct pc_label *labels,
-		size_t nlabels, int column, uint64_t count)
-{
-	struct pc_sample sample = {
-		.stack = pc_model_add_stack(f->m, frames, n),
-		.labels = pc_model_add_labels(f->m, labels, nlabels),
-	};
-
-	assert_int_equal(pc_model_add_sample(f->m, &sample, (size_t)column, count), 0);
-}
-
 static int write_profile(struct fixture *f)
 {
 	free(f->text);
 	return pct_write_model(&f->ctx, f->m, &pc_cpuprofile_writer, &f->text, &f->size);
-}
-
-static bool has_warning(const struct fixture *f, const char *part)
-{
-	for (size_t i = 0; i < f->ctx.nwarnings; i++)
-		if (strstr(f->ctx.warnings[i].text, part))
-			return true;
-	return false;
 }
 
 /* The text between "\"KEY\":[" and the next ']'. */
@@ -102,10 +49,10 @@ static void test_exact_bytes(void **state)
 	struct fixture *f = *state;
 	int column = pc_model_add_event_column(f->m, "samples", "count", "samples",
 					       PC_ROLE_SAMPLES);
-	uint32_t app = module(f, "/opt/app/bin/app");
-	uint32_t main_fn = frame(f, app, 0x10, "main", "/src/main.c", 12);
-	uint32_t leaf = frame(f, app, 0x20, "leaf", "/src/leaf.c", 3);
-	uint32_t unknown = frame(f, app, 0x4a0, NULL, NULL, 0);
+	uint32_t app = pct_module(f, "/opt/app/bin/app");
+	uint32_t main_fn = pct_frame(f, app, 0x10, "main", "/src/main.c", 12);
+	uint32_t leaf = pct_frame(f, app, 0x20, "leaf", "/src/leaf.c", 3);
+	uint32_t unknown = pct_frame(f, app, 0x4a0, NULL, NULL, 0);
 	static const char expected[] =
 		"{\"nodes\":[\n"
 		"{\"id\":1,\"callFrame\":{\"functionName\":\"(root)\",\"scriptId\":\"0\",\"url\":\"\","
@@ -121,9 +68,9 @@ static void test_exact_bytes(void **state)
 		"\"samples\":[2,3,3,3,4,4],\n"
 		"\"timeDeltas\":[0,1000,1000,1000,1000,1000]}\n";
 
-	add(f, (uint32_t[]){ leaf, main_fn }, 2, NULL, 0, column, 3);
-	add(f, (uint32_t[]){ unknown, main_fn }, 2, NULL, 0, column, 2);
-	add(f, &main_fn, 1, NULL, 0, column, 1);
+	pct_add(f, (uint32_t[]){ leaf, main_fn }, 2, NULL, 0, column, 3);
+	pct_add(f, (uint32_t[]){ unknown, main_fn }, 2, NULL, 0, column, 2);
+	pct_add(f, &main_fn, 1, NULL, 0, column, 1);
 	assert_int_equal(write_profile(f), 0);
 	assert_string_equal(f->text, expected);
 	/* the input had no times: spacing the samples evenly loses nothing */
@@ -138,17 +85,17 @@ static void test_threads_and_samples_column(void **state)
 	int samples = pc_model_add_event_column(f->m, "cycles_sample", "count", "cycles",
 						PC_ROLE_SAMPLES);
 	int other = pc_model_add_column(f->m, "faults", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0);
-	struct pc_label one[3] = { str_label(f, "comm", "srv"), num_label(f, "pid", 10),
-				   num_label(f, "tid", 11) };
-	struct pc_label two[2] = { num_label(f, "pid", 10), num_label(f, "tid", 12) };
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0);
+	struct pc_label one[3] = { pct_str_label(f, "comm", "srv"), pct_num_label(f, "pid", 10),
+				   pct_num_label(f, "tid", 11) };
+	struct pc_label two[2] = { pct_num_label(f, "pid", 10), pct_num_label(f, "tid", 12) };
 
 	pc_model_set_default_column(f->m, periods);
-	add(f, &a, 1, one, 3, periods, 3000);
-	add(f, &a, 1, one, 3, samples, 3);
-	add(f, &a, 1, two, 2, periods, 1000);
-	add(f, &a, 1, two, 2, samples, 1);
-	add(f, &a, 1, two, 2, other, 9);
+	pct_add(f, &a, 1, one, 3, periods, 3000);
+	pct_add(f, &a, 1, one, 3, samples, 3);
+	pct_add(f, &a, 1, two, 2, periods, 1000);
+	pct_add(f, &a, 1, two, 2, samples, 1);
+	pct_add(f, &a, 1, two, 2, other, 9);
 	assert_int_equal(write_profile(f), 0);
 	/* the samples, not the periods; a node per thread under the root */
 	assert_string_equal(array_of(f, "samples"), "3,3,3,5");
@@ -156,41 +103,41 @@ static void test_threads_and_samples_column(void **state)
 				       "\"scriptId\":\"0\",\"url\":\"\",\"lineNumber\":-1,"
 				       "\"columnNumber\":-1},\"hitCount\":0,\"children\":[3]}"));
 	assert_non_null(strstr(f->text, "{\"id\":4,\"callFrame\":{\"functionName\":\"10/12\","));
-	assert_true(has_warning(f, "only column 'cycles_sample' is written; others such as 'faults'"));
+	assert_true(pct_has_warning(f, "only column 'cycles_sample' is written; others such as 'faults'"));
 }
 
 static void test_period_is_the_tick(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0);
 
 	pc_model_set_period(f->m, pc_model_intern_cstr(f->m, "cpu-clock"),
 			    pc_model_intern_cstr(f->m, "nanoseconds"), 250500);
 	pc_model_set_time(f->m, INT64_C(1700000000123456789), 0);
-	add(f, &a, 1, NULL, 0, column, 4);
+	pct_add(f, &a, 1, NULL, 0, column, 4);
 	assert_int_equal(write_profile(f), 0);
 	/* 4 x 250.5 us = 1002 us, spread without drift */
 	assert_non_null(strstr(f->text, "\"startTime\":1700000000123456,\"endTime\":1700000000124458,"));
 	assert_string_equal(array_of(f, "timeDeltas"), "0,250,251,250");
-	assert_true(has_warning(f, "0.2505 ms apart (the profile's period)"));
+	assert_true(pct_has_warning(f, "0.2505 ms apart (the profile's period)"));
 }
 
 static void test_max_samples_thins(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0), b = frame(f, 0, 0x2, "b", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0), b = pct_frame(f, 0, 0x2, "b", NULL, 0);
 
-	add(f, &a, 1, NULL, 0, column, 15);
-	add(f, &b, 1, NULL, 0, column, 10);
+	pct_add(f, &a, 1, NULL, 0, column, 15);
+	pct_add(f, &b, 1, NULL, 0, column, 10);
 	assert_int_equal(pc_ctx_set(&f->ctx, "max-samples", "10"), 0);
 	assert_int_equal(write_profile(f), 0);
 	/* 25 samples as 10, 6 and 4, still 25 ms long */
 	assert_string_equal(array_of(f, "samples"), "2,2,2,2,2,2,3,3,3,3");
 	assert_string_equal(array_of(f, "timeDeltas"), "0,2500,2500,2500,2500,2500,2500,2500,2500,2500");
 	assert_non_null(strstr(f->text, "\"startTime\":0,\"endTime\":25000,"));
-	assert_true(has_warning(f, "25 samples are more than --max-samples: 10 written"));
+	assert_true(pct_has_warning(f, "25 samples are more than --max-samples: 10 written"));
 }
 
 static void test_time_column(void **state)
@@ -198,47 +145,47 @@ static void test_time_column(void **state)
 	struct fixture *f = *state;
 	int count = pc_model_add_column(f->m, "samples", "count");
 	int cpu = pc_model_add_column(f->m, "cpu", "nanoseconds");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0), b = frame(f, 0, 0x2, "b", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0), b = pct_frame(f, 0, 0x2, "b", NULL, 0);
 
-	add(f, &a, 1, NULL, 0, count, 1);
-	add(f, &a, 1, NULL, 0, cpu, 2600000);
-	add(f, &b, 1, NULL, 0, cpu, 400000);
+	pct_add(f, &a, 1, NULL, 0, count, 1);
+	pct_add(f, &a, 1, NULL, 0, cpu, 2600000);
+	pct_add(f, &b, 1, NULL, 0, cpu, 400000);
 	f->ctx.opt.event = "cpu";
 	assert_int_equal(write_profile(f), 0);
 	/* 3 ms in 1 ms ticks, shared 2.6 : 0.4 by largest remainders */
 	assert_string_equal(array_of(f, "samples"), "2,2,2");
 	assert_non_null(strstr(f->text, "\"startTime\":0,\"endTime\":3000,"));
-	assert_true(has_warning(f, "only column 'cpu' is written; others such as 'samples'"));
+	assert_true(pct_has_warning(f, "only column 'cpu' is written; others such as 'samples'"));
 }
 
 static void test_no_stack_and_utf8(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t odd = frame(f, 0, 0x1, "caf\xe9", NULL, 0);
+	uint32_t odd = pct_frame(f, 0, 0x1, "caf\xe9", NULL, 0);
 	struct pc_branch branch = { odd, odd };
 	struct pc_sample branch_only = { .branches = pc_model_add_branches(f->m, &branch, 1) };
 
-	add(f, &odd, 1, NULL, 0, column, 1);
+	pct_add(f, &odd, 1, NULL, 0, column, 1);
 	assert_int_equal(pc_model_add_sample(f->m, &branch_only, (size_t)column, 2), 0);
 	assert_int_equal(write_profile(f), 0);
 	assert_non_null(strstr(f->text, "\"functionName\":\"(no stack)\",\"scriptId\":\"0\""));
 	assert_non_null(strstr(f->text, "\"functionName\":\"caf\xef\xbf\xbd\""));
 	assert_string_equal(array_of(f, "samples"), "2,2,3");
-	assert_true(has_warning(f, "2 samples without a call stack are written under the node"));
-	assert_true(has_warning(f, "invalid UTF-8 in names"));
+	assert_true(pct_has_warning(f, "2 samples without a call stack are written under the node"));
+	assert_true(pct_has_warning(f, "invalid UTF-8 in names"));
 }
 
 static void test_errors(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0), b = frame(f, 0, 0x2, "b", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0), b = pct_frame(f, 0, 0x2, "b", NULL, 0);
 
-	add(f, &a, 1, NULL, 0, column, PC_COUNT_MAX);
+	pct_add(f, &a, 1, NULL, 0, column, PC_COUNT_MAX);
 	assert_int_equal(write_profile(f), -1);
 	assert_non_null(strstr(f->ctx.err.message, "span more than 2^53 microseconds"));
-	add(f, &b, 1, NULL, 0, column, 1);
+	pct_add(f, &b, 1, NULL, 0, column, 1);
 	pc_ctx_init(&f->ctx);
 	assert_int_equal(write_profile(f), -1);
 	assert_non_null(strstr(f->ctx.err.message, "add up to more than 2^63-1"));

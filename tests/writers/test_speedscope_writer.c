@@ -8,7 +8,7 @@
  *
  * Models are built with the model's builder calls, as a reader would.
  */
-#include "support/fixture.h"
+#include "support/fixture_model.h"
 #include "support/write_model.h"
 
 #include <stdarg.h>
@@ -17,65 +17,10 @@
 
 extern const struct pc_writer pc_speedscope_writer;
 
-static uint32_t module(struct fixture *f, const char *name)
-{
-	struct pc_module mod = { .name = pc_model_intern_cstr(f->m, name) };
-
-	return pc_model_add_module(f->m, &mod);
-}
-
-/* A frame at address of mod (0: none), with function, file and line (NULL, 0: none). */
-static uint32_t frame(struct fixture *f, uint32_t mod, uint64_t address, const char *function,
-		      const char *file, uint32_t line)
-{
-	struct pc_frame fr = {
-		.module = mod,
-		.flags = PC_FRAME_HAS_ADDRESS,
-		.address = address,
-		.function = function ? pc_model_intern_cstr(f->m, function) : 0,
-		.file = file ? pc_model_intern_cstr(f->m, file) : 0,
-		.line = line,
-	};
-
-	return pc_model_add_frame(f->m, &fr);
-}
-
-static struct pc_label str_label(struct fixture *f, const char *key, const char *value)
-{
-	return (struct pc_label){ .key = pc_model_intern_cstr(f->m, key),
-				  .str = pc_model_intern_cstr(f->m, value) };
-}
-
-static struct pc_label num_label(struct fixture *f, const char *key, int64_t num)
-{
-	return (struct pc_label){ .key = pc_model_intern_cstr(f->m, key), .num = num,
-				  .unit = pc_model_intern_cstr(f->m, key) };
-}
-
-/* Adds count to column of the sample with these frames (leaf first) and labels. */
-static void add(struct fixture *f, const uint32_t *frames, size_t n, const struct pc_label *labels,
-		size_t nlabels, int column, uint64_t count)
-{
-	struct pc_sample sample = {
-		.stack = pc_model_add_stack(f->m, frames, n),
-		.labels = pc_model_add_labels(f->m, labels, nlabels),
-	};
-
-	assert_int_equal(pc_model_add_sample(f->m, &sample, (size_t)column, count), 0);
-}
-
 static int write_json(struct fixture *f)
 {
 	free(f->text);
 	return pct_write_model(&f->ctx, f->m, &pc_speedscope_writer, &f->text, &f->size);
-}
-
-static bool has_warning(const struct fixture *f, const char *part)
-{
-	for (size_t i = 0; i < f->ctx.nwarnings; i++)
-		if (strstr(f->ctx.warnings[i].text, part))
-			return true;
-	return false;
 }
 
 static void test_exact_bytes(void **state)
@@ -83,11 +28,11 @@ static void test_exact_bytes(void **state)
 	struct fixture *f = *state;
 	int column = pc_model_add_event_column(f->m, "samples", "count", "samples",
 					       PC_ROLE_SAMPLES);
-	uint32_t app = module(f, "/opt/app/bin/app");
-	uint32_t main_fn = frame(f, app, 0x10, "main", "/src/main.c", 12);
-	uint32_t leaf = frame(f, app, 0x20, "leaf", "/src/leaf.c", 3);
-	uint32_t leaf_again = frame(f, app, 0x24, "leaf", "/src/leaf.c", 3); /* same line */
-	uint32_t unknown = frame(f, app, 0x4a0, NULL, NULL, 0);
+	uint32_t app = pct_module(f, "/opt/app/bin/app");
+	uint32_t main_fn = pct_frame(f, app, 0x10, "main", "/src/main.c", 12);
+	uint32_t leaf = pct_frame(f, app, 0x20, "leaf", "/src/leaf.c", 3);
+	uint32_t leaf_again = pct_frame(f, app, 0x24, "leaf", "/src/leaf.c", 3); /* same line */
+	uint32_t unknown = pct_frame(f, app, 0x4a0, NULL, NULL, 0);
 	static const char expected[] =
 		"{\"$schema\":\"https://www.speedscope.app/file-format-schema.json\",\n"
 		"\"exporter\":\"profconv " PC_VERSION "\",\n"
@@ -104,9 +49,9 @@ static void test_exact_bytes(void **state)
 		"\"weights\":[3,2,5]}]}\n";
 
 	pc_model_add_source(f->m, "test");
-	add(f, (uint32_t[]){ leaf, main_fn }, 2, NULL, 0, column, 3);
-	add(f, (uint32_t[]){ leaf_again, main_fn }, 2, NULL, 0, column, 2);
-	add(f, (uint32_t[]){ unknown, main_fn }, 2, NULL, 0, column, 5);
+	pct_add(f, (uint32_t[]){ leaf, main_fn }, 2, NULL, 0, column, 3);
+	pct_add(f, (uint32_t[]){ leaf_again, main_fn }, 2, NULL, 0, column, 2);
+	pct_add(f, (uint32_t[]){ unknown, main_fn }, 2, NULL, 0, column, 5);
 	assert_int_equal(write_json(f), 0);
 	assert_string_equal(f->text, expected);
 	assert_int_equal(f->ctx.nwarnings, 0);
@@ -119,20 +64,20 @@ static void test_profile_per_thread(void **state)
 						PC_ROLE_WEIGHT);
 	int samples = pc_model_add_event_column(f->m, "cycles_sample", "count", "cycles",
 						PC_ROLE_SAMPLES);
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0);
-	struct pc_label late[3] = { str_label(f, "comm", "my app"), num_label(f, "pid", 20),
-				    num_label(f, "tid", 21) };
-	struct pc_label early[4] = { str_label(f, "comm", "srv"), num_label(f, "pid", 10),
-				     num_label(f, "tid", 11), num_label(f, "cpu", 3) };
-	struct pc_label no_tid[2] = { str_label(f, "comm", "srv"), num_label(f, "pid", 10) };
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0);
+	struct pc_label late[3] = { pct_str_label(f, "comm", "my app"), pct_num_label(f, "pid", 20),
+				    pct_num_label(f, "tid", 21) };
+	struct pc_label early[4] = { pct_str_label(f, "comm", "srv"), pct_num_label(f, "pid", 10),
+				     pct_num_label(f, "tid", 11), pct_num_label(f, "cpu", 3) };
+	struct pc_label no_tid[2] = { pct_str_label(f, "comm", "srv"), pct_num_label(f, "pid", 10) };
 
 	pc_model_set_default_column(f->m, periods);
-	add(f, &a, 1, late, 3, periods, 700);
-	add(f, &a, 1, late, 3, samples, 7);
-	add(f, &a, 1, early, 4, periods, 100);
-	add(f, &a, 1, early, 4, samples, 1);
-	add(f, &a, 1, no_tid, 2, periods, 50);
-	add(f, &a, 1, NULL, 0, periods, 5);
+	pct_add(f, &a, 1, late, 3, periods, 700);
+	pct_add(f, &a, 1, late, 3, samples, 7);
+	pct_add(f, &a, 1, early, 4, periods, 100);
+	pct_add(f, &a, 1, early, 4, samples, 1);
+	pct_add(f, &a, 1, no_tid, 2, periods, 50);
+	pct_add(f, &a, 1, NULL, 0, periods, 5);
 	assert_int_equal(write_json(f), 0);
 	/* sorted by pid then tid, a missing one first; the busiest is active */
 	assert_non_null(strstr(f->text,
@@ -146,8 +91,8 @@ static void test_profile_per_thread(void **state)
 	assert_true(strstr(f->text, "srv 10/11") < strstr(f->text, "my app 20/21"));
 	assert_non_null(strstr(f->text, "\"activeProfileIndex\":3,"));
 	/* the samples twin of the written weight is not lost; the cpu label is */
-	assert_false(has_warning(f, "only column"));
-	assert_true(has_warning(f, "labels other than comm, pid and tid are lost"));
+	assert_false(pct_has_warning(f, "only column"));
+	assert_true(pct_has_warning(f, "labels other than comm, pid and tid are lost"));
 }
 
 static void test_profile_per_column_and_units(void **state)
@@ -157,13 +102,13 @@ static void test_profile_per_column_and_units(void **state)
 	int nanos = pc_model_add_column(f->m, "cpu", "nanoseconds");
 	int empty = pc_model_add_column(f->m, "empty", "count");
 	int odd = pc_model_add_column(f->m, "retired", "instructions");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0);
 
 	(void)empty;
 	pc_model_set_default_column(f->m, nanos);
-	add(f, &a, 1, NULL, 0, count, 2);
-	add(f, &a, 1, NULL, 0, nanos, 2000000);
-	add(f, &a, 1, NULL, 0, odd, 9);
+	pct_add(f, &a, 1, NULL, 0, count, 2);
+	pct_add(f, &a, 1, NULL, 0, nanos, 2000000);
+	pct_add(f, &a, 1, NULL, 0, odd, 9);
 	assert_int_equal(write_json(f), 0);
 	assert_non_null(strstr(f->text, "\"name\":\"samples\",\"unit\":\"none\",\"startValue\":0,"
 				       "\"endValue\":2,"));
@@ -172,8 +117,8 @@ static void test_profile_per_column_and_units(void **state)
 	assert_non_null(strstr(f->text, "\"name\":\"retired\",\"unit\":\"none\""));
 	assert_null(strstr(f->text, "\"name\":\"empty\""));
 	assert_non_null(strstr(f->text, "\"activeProfileIndex\":1,"));
-	assert_true(has_warning(f, "unit 'instructions' has no speedscope equivalent"));
-	assert_false(has_warning(f, "only column"));
+	assert_true(pct_has_warning(f, "unit 'instructions' has no speedscope equivalent"));
+	assert_false(pct_has_warning(f, "only column"));
 
 	/* --event: that column only */
 	pc_ctx_init(&f->ctx);
@@ -181,7 +126,7 @@ static void test_profile_per_column_and_units(void **state)
 	assert_int_equal(write_json(f), 0);
 	assert_null(strstr(f->text, "\"name\":\"cpu\""));
 	assert_non_null(strstr(f->text, "\"activeProfileIndex\":0,"));
-	assert_true(has_warning(f, "only column 'samples' is written; others such as 'cpu'"));
+	assert_true(pct_has_warning(f, "only column 'samples' is written; others such as 'cpu'"));
 
 	pc_ctx_init(&f->ctx);
 	f->ctx.opt.event = "nope";
@@ -193,29 +138,29 @@ static void test_no_stack_and_escaping(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t odd = frame(f, 0, 0x1, "say(\"hi\")\t\\ caf\xe9", "C:\\src\\a.c", 1);
+	uint32_t odd = pct_frame(f, 0, 0x1, "say(\"hi\")\t\\ caf\xe9", "C:\\src\\a.c", 1);
 	struct pc_branch branch = { odd, odd };
 	struct pc_sample branch_only = { .branches = pc_model_add_branches(f->m, &branch, 1) };
 
-	add(f, &odd, 1, NULL, 0, column, 1);
+	pct_add(f, &odd, 1, NULL, 0, column, 1);
 	assert_int_equal(pc_model_add_sample(f->m, &branch_only, (size_t)column, 4), 0);
 	assert_int_equal(write_json(f), 0);
 	assert_non_null(strstr(f->text, "{\"name\":\"say(\\\"hi\\\")\\t\\\\ caf\xef\xbf\xbd\","
 				       "\"file\":\"C:\\\\src\\\\a.c\",\"line\":1},\n"
 				       "{\"name\":\"(no stack)\"}]}"));
 	assert_non_null(strstr(f->text, "\"samples\":[[1],[0]],\n\"weights\":[4,1]}"));
-	assert_true(has_warning(f, "samples without a call stack (a weight of 4) are written with the one frame"));
-	assert_true(has_warning(f, "invalid UTF-8 in names is written as U+FFFD"));
+	assert_true(pct_has_warning(f, "samples without a call stack (a weight of 4) are written with the one frame"));
+	assert_true(pct_has_warning(f, "invalid UTF-8 in names is written as U+FFFD"));
 }
 
 static void test_total_past_int64_max(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "samples", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0), b = frame(f, 0, 0x2, "b", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0), b = pct_frame(f, 0, 0x2, "b", NULL, 0);
 
-	add(f, &a, 1, NULL, 0, column, PC_COUNT_MAX);
-	add(f, &b, 1, NULL, 0, column, 1);
+	pct_add(f, &a, 1, NULL, 0, column, PC_COUNT_MAX);
+	pct_add(f, &b, 1, NULL, 0, column, 1);
 	assert_int_equal(write_json(f), -1);
 	assert_non_null(strstr(f->ctx.err.message, "add up to more than 2^63-1"));
 }
@@ -224,12 +169,12 @@ static void test_past_2_53_warns(void **state)
 {
 	struct fixture *f = *state;
 	int column = pc_model_add_column(f->m, "cycles", "count");
-	uint32_t a = frame(f, 0, 0x1, "a", NULL, 0);
+	uint32_t a = pct_frame(f, 0, 0x1, "a", NULL, 0);
 
-	add(f, &a, 1, NULL, 0, column, (UINT64_C(1) << 53) + 1);
+	pct_add(f, &a, 1, NULL, 0, column, (UINT64_C(1) << 53) + 1);
 	assert_int_equal(write_json(f), 0);
 	assert_non_null(strstr(f->text, "\"weights\":[9007199254740993]"));
-	assert_true(has_warning(f, "passes 2^53"));
+	assert_true(pct_has_warning(f, "passes 2^53"));
 }
 
 int main(void)
