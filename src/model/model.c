@@ -1164,6 +1164,20 @@ int pc_model_default_column(const struct pc_model *m)
 {
 	return m->default_column;}
 
+size_t pc_model_default_count_column(const struct pc_model *m)
+{
+	const struct pc_column *picked;
+	int column;
+
+	if (m->default_column < 0)
+		return 0;
+	picked = pc_model_column(m, (size_t)m->default_column);
+	if (picked->role == PC_ROLE_WEIGHT &&
+	    (column = pc_model_find_column(m, PC_ROLE_SAMPLES, picked->event)) >= 0)
+		return (size_t)column;
+	return (size_t)m->default_column;
+}
+
 int pc_model_arc_self_column(const struct pc_model *m)
 {
 	return m->arc_self_column;}

@@ -323,6 +323,12 @@ const struct pc_column *pc_model_column(const struct pc_model *m, size_t c);
 
 /* The column shown by default, -1 when there is none. */
 int pc_model_default_column(const struct pc_model *m);
+/*
+ * What an output that lists samples counts by default: the default column,
+ * or its event's samples column when the default is a weight (summed
+ * periods); 0 when there is no default, whatever the number of columns.
+ */
+size_t pc_model_default_count_column(const struct pc_model *m);
 
 /* The per-function columns of caller/callee data (see arc_self_column), or -1. */
 int pc_model_arc_self_column(const struct pc_model *m);

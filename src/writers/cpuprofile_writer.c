@@ -147,7 +147,6 @@ static int pick_column(struct cpuprofile *w)
 {
 	const struct pc_model *m = w->m;
 	const char *event = w->ctx->opt.event;
-	const struct pc_column *picked;
 	int column;
 
 	if (event) {
@@ -158,14 +157,8 @@ static int pick_column(struct cpuprofile *w)
 		w->column = (size_t)column;
 		return 0;
 	}
-	w->column = pc_model_default_column(m) >= 0 ? (size_t)pc_model_default_column(m) : 0;
-	if (!pc_model_ncolumns(m))
-		return 0;
 	/* a weight (period sum) by default: its event's samples are what a .cpuprofile lists */
-	picked = pc_model_column(m, w->column);
-	if (picked->role == PC_ROLE_WEIGHT &&
-	    (column = pc_model_find_column(m, PC_ROLE_SAMPLES, picked->event)) >= 0)
-		w->column = (size_t)column;
+	w->column = pc_model_default_count_column(m);
 	return 0;
 }
 
