@@ -94,6 +94,13 @@ size_t profconv_profile_columns(const profconv_profile *p);
 const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long long *times);
 
 /*
+ * What the last write of p did that the command line's -v tells: one line
+ * per filter given (--pids, --time, --focus, ...: "--pids 12: kept 1200
+ * of 5000 samples (24.0%)"), the i-th (NULL past the last).
+ */
+const char *profconv_note(const profconv_profile *p, size_t i);
+
+/*
  * Figures of p's reads and writes, by name: "read_bytes",
  * "read_seconds", "finalize_seconds", "write_seconds" (the last write),
  * "threads" (the most threads a read used); 0 for other names.

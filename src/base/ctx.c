@@ -155,6 +155,17 @@ void pc_ctx_clear_warnings(struct pc_ctx *ctx)
 	ctx->dropped_warnings = 0;
 }
 
+void pc_note(struct pc_ctx *ctx, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ctx->nnotes == PC_MAX_NOTES)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(ctx->notes[ctx->nnotes++], sizeof(ctx->notes[0]), fmt, ap);
+	va_end(ap);
+}
+
 void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from)
 {
 	ctx->dropped_warnings += from->dropped_warnings;

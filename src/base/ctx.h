@@ -10,6 +10,7 @@
 #include "base/error.h"
 
 #define PC_MAX_WARNINGS 32
+#define PC_MAX_NOTES 16
 
 struct pc_warning {
 	const char *key;   /* the format string: identical kinds are counted */
@@ -67,6 +68,9 @@ struct pc_ctx {
 	size_t nwarnings;
 	uint64_t dropped_warnings; /* kinds beyond PC_MAX_WARNINGS */
 	unsigned threads_used;     /* the most threads a read used (for -v), 0 = 1 */
+	/* what the run did that -v tells (the filters: what each kept), in order */
+	char notes[PC_MAX_NOTES][160];
+	size_t nnotes;
 };
 
 void pc_ctx_init(struct pc_ctx *ctx);
@@ -96,6 +100,9 @@ bool pc_option_address(const struct pc_ctx *ctx, const char *name, uint64_t *val
  */
 int pc_option_check(const struct pc_option_spec *spec, const char *value,
 		    struct pc_error *err);
+
+/* Records a note for -v (those past PC_MAX_NOTES are left out). */
+void pc_note(struct pc_ctx *ctx, const char *fmt, ...) PC_PRINTF(2, 3);
 
 /* Forgets ctx's warnings (once they were added elsewhere). */
 void pc_ctx_clear_warnings(struct pc_ctx *ctx);

@@ -402,6 +402,8 @@ static void print_summary(const profconv_profile *p, const struct cli *cli, doub
 		megabytes / (read_seconds > 1e-6 ? read_seconds : 1e-6),
 		profconv_profile_stat(p, "finalize_seconds"), symbolize,
 		profconv_profile_stat(p, "write_seconds"));
+	for (size_t i = 0; profconv_note(p, i); i++)
+		fprintf(stderr, "profconv: %s\n", profconv_note(p, i));
 }
 
 static void print_warnings(const profconv_profile *p)
@@ -426,6 +428,9 @@ static int run_convert(struct cli *cli, char **inputs, size_t ninputs, const cha
 
 	if (!cli->quiet && isatty(STDERR_FILENO) && cli->ngiven < MAX_GIVEN &&
 	    (status = note_option(cli, "progress", NULL)))
+		return status;
+	if (writer && !strcmp(writer, "cpuprofile") && cli->ngiven < MAX_GIVEN &&
+	    (status = note_option(cli, "times", NULL))) /* the real time deltas */
 		return status;
 	if ((status = split_options(cli, writer)))
 		return status;

@@ -152,10 +152,27 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
 
 /* ---- merging ---- */
 
-/* from's stack id as an id of into, through the frame map. */
-static uint32_t map_stack(const struct pc_model_copy *copy, uint32_t id, uint32_t **buf,
-			  size_t *cap)
+/* One merge: the copy, from's columns in into, and what the filter keeps (or NULL). */
+struct merge {
+	struct pc_model_copy copy;
+	int column_map[PC_MAX_COLUMNS];
+	const struct pc_merge_filter *filter;
+	uint32_t *stack;
+	size_t stack_cap;
+	struct pc_branch *branches;
+	size_t branches_cap;
+	size_t *sample_map; /* from's sample index -> into's, for the timed samples */
+};
+
+static bool frame_hidden(const struct merge *mg, uint32_t frame)
 {
+	return mg->filter && mg->filter->frame_hidden && mg->filter->frame_hidden[frame];
+}
+
+/* from's stack id as an id of into, through the frame map, without hidden frames. */
+static uint32_t map_stack(struct merge *mg, uint32_t id)
+{
+	const struct pc_model_copy *copy = &mg->copy;
 	size_t n, used = 0;
 	const uint32_t *frames = pc_model_stack(copy->src, id, &n);
 
@@ -165,31 +182,32 @@ static uint32_t map_stack(const struct pc_model_copy *copy, uint32_t id, uint32_
 		uint32_t at = copy->chain_at ? copy->chain_at[frames[i]] : 0;
 		size_t len = copy->chain_at ? copy->chain_at[frames[i] + 1] - at : 1;
 
-		pc_grow(buf, cap, used + len, sizeof(**buf));
+		if (frame_hidden(mg, frames[i]))
+			continue;
+		pc_grow(&mg->stack, &mg->stack_cap, used + len, sizeof(*mg->stack));
 		if (copy->chain_at)
-			memcpy(*buf + used, copy->chain + at, len * sizeof(**buf));
+			memcpy(mg->stack + used, copy->chain + at, len * sizeof(*mg->stack));
 		else
-			(*buf)[used] = copy->frame_map[frames[i]];
+			mg->stack[used] = copy->frame_map[frames[i]];
 		used += len;
 	}
-	return pc_model_add_stack(copy->dst, *buf, used);
+	return pc_model_add_stack(copy->dst, mg->stack, used);
 }
 
 /* from's branch stack id as an id of into, through the frame map. */
-static uint32_t map_branches(const struct pc_model_copy *copy, uint32_t id,
-			     struct pc_branch **buf, size_t *cap)
+static uint32_t map_branches(struct merge *mg, uint32_t id)
 {
 	size_t n;
-	const uint32_t *pairs = pc_model_branch_stack(copy->src, id, &n);
+	const uint32_t *pairs = pc_model_branch_stack(mg->copy.src, id, &n);
 
 	if (!id)
 		return 0;
-	pc_grow(buf, cap, n, sizeof(**buf));
+	pc_grow(&mg->branches, &mg->branches_cap, n, sizeof(*mg->branches));
 	for (size_t i = 0; i < n; i++) {
-		(*buf)[i].from = copy->frame_map[pairs[2 * i]];
-		(*buf)[i].to = copy->frame_map[pairs[2 * i + 1]];
+		mg->branches[i].from = mg->copy.frame_map[pairs[2 * i]];
+		mg->branches[i].to = mg->copy.frame_map[pairs[2 * i + 1]];
 	}
-	return pc_model_add_branches(copy->dst, *buf, n);
+	return pc_model_add_branches(mg->copy.dst, mg->branches, n);
 }
 
 static int map_columns(struct pc_model *into, const struct pc_model *from, int *column_map)
@@ -211,31 +229,96 @@ static int map_columns(struct pc_model *into, const struct pc_model *from, int *
 	return 0;
 }
 
-static int merge_samples(const struct pc_model_copy *copy, const int *column_map)
+static bool sample_kept(const struct merge *mg, size_t i)
 {
-	const struct pc_model *from = copy->src;
-	uint32_t *stack = NULL;
-	struct pc_branch *branches = NULL;
-	size_t stack_cap = 0, branches_cap = 0;
+	return !mg->filter || !mg->filter->sample_kept || mg->filter->sample_kept[i];
+}
+
+/* Only the kept timed samples count (a time filter). */
+static bool counts_by_time(const struct merge *mg)
+{
+	return mg->filter && mg->filter->timed_kept;
+}
+
+/* from's sample i as a sample of into. */
+static struct pc_sample map_sample(struct merge *mg, size_t i)
+{
+	const struct pc_sample *s = pc_model_sample(mg->copy.src, i);
+
+	return (struct pc_sample){
+		.stack = map_stack(mg, s->stack),
+		.labels = mg->copy.labelset_map[s->labels],
+		.branches = map_branches(mg, s->branches),
+	};
+}
+
+/* Adds from's sample i with its counts; its index in into goes to sample_map. */
+static int merge_counts(struct merge *mg, size_t i, const struct pc_sample *sample)
+{
+	const struct pc_model *from = mg->copy.src;
+	const uint64_t *values = pc_model_values(from, i);
+	size_t at = 0;
 	int status = 0;
 
-	for (size_t i = 0; i < pc_model_nsamples(from) && !status; i++) {
-		const struct pc_sample *s = pc_model_sample(from, i);
-		const uint64_t *values = pc_model_values(from, i);
-		struct pc_sample sample = {
-			.stack = map_stack(copy, s->stack, &stack, &stack_cap),
-			.labels = copy->labelset_map[s->labels],
-			.branches = map_branches(copy, s->branches, &branches, &branches_cap),
-		};
+	/* column 0 even when zero, so a sample of all-zero counts is kept too */
+	for (size_t c = 0; c < pc_model_ncolumns(from) && !status; c++)
+		if (values[c] || c == 0)
+			status = pc_model_add_sample_index(mg->copy.dst, sample,
+							   (size_t)mg->column_map[c], values[c], &at);
+	if (mg->sample_map)
+		mg->sample_map[i] = at;
+	return status;
+}
 
-		/* column 0 even when zero, so a sample of all-zero counts is kept too */
-		for (size_t c = 0; c < pc_model_ncolumns(from) && !status; c++)
-			if (values[c] || c == 0)
-				status = pc_model_add_sample(copy->dst, &sample,
-							     (size_t)column_map[c], values[c]);
+/* Adds from's kept timed samples to into's (and with a time filter, their counts). */
+static int merge_times(struct merge *mg, const struct pc_sample *samples)
+{
+	const struct pc_model *from = mg->copy.src;
+
+	pc_model_keep_times(mg->copy.dst);
+	for (size_t i = 0; i < pc_model_ntimed(from); i++) {
+		const struct pc_timed_sample *t = pc_model_timed(from, i);
+		size_t column = (size_t)mg->column_map[t->column];
+
+		if (!sample_kept(mg, t->sample))
+			continue;
+		if (!counts_by_time(mg))
+			pc_model_add_time(mg->copy.dst, mg->sample_map[t->sample], column, t->count,
+					  t->time);
+		else if (mg->filter->timed_kept[i] &&
+			 pc_model_add_timed_sample(mg->copy.dst, &samples[t->sample], column,
+						   t->count, t->time))
+			return -1;
 	}
-	free(stack);
-	free(branches);
+	return 0;
+}
+
+static int merge_samples(struct merge *mg)
+{
+	const struct pc_model *from = mg->copy.src;
+	size_t n = pc_model_nsamples(from);
+	struct pc_sample *samples = NULL; /* with a time filter: from's samples in into */
+	int status = 0;
+
+	if (counts_by_time(mg))
+		samples = pc_xmalloc((n ? n : 1) * sizeof(*samples));
+	else if (pc_model_ntimed(from))
+		mg->sample_map = pc_xmalloc((n ? n : 1) * sizeof(*mg->sample_map));
+	for (size_t i = 0; i < n && !status; i++) {
+		struct pc_sample sample;
+
+		if (!sample_kept(mg, i))
+			continue;
+		sample = map_sample(mg, i);
+		if (samples)
+			samples[i] = sample;
+		else
+			status = merge_counts(mg, i, &sample);
+	}
+	if (!status && pc_model_ntimed(from))
+		status = merge_times(mg, samples);
+	free(samples);
+	free(mg->sample_map);
 	return status;
 }
 
@@ -254,43 +337,51 @@ static int merge_arcs(const struct pc_model_copy *copy)
 }
 
 static int merge(struct pc_model *into, const struct pc_model *from,
-		 const struct pc_expansion *expansion, char *err_text, size_t err_size)
+		 const struct pc_expansion *expansion, const struct pc_merge_filter *filter,
+		 char *err_text, size_t err_size)
 {
-	struct pc_model_copy copy = { .src = from, .dst = into };
-	int column_map[PC_MAX_COLUMNS];
+	struct merge mg = { .copy = { .src = from, .dst = into }, .filter = filter };
 	int status;
 
-	if (map_columns(into, from, column_map)) {
+	if (map_columns(into, from, mg.column_map)) {
 		snprintf(err_text, err_size, "the merged profile would have more than %d columns",
 			 PC_MAX_COLUMNS);
 		return -1;
 	}
 	if (expansion) {
-		copy_modules(&copy, expansion);
-		expand_frames(&copy, expansion);
-		copy_labelsets(&copy);
+		copy_modules(&mg.copy, expansion);
+		expand_frames(&mg.copy, expansion);
+		copy_labelsets(&mg.copy);
 	} else {
-		pc_model_copy_begin(&copy, from, into);
+		pc_model_copy_begin(&mg.copy, from, into);
 	}
-	pc_model_copy_metadata(&copy, NULL);
-	status = merge_samples(&copy, column_map);
-	if (!status)
-		status = merge_arcs(&copy);
+	pc_model_copy_metadata(&mg.copy, NULL);
+	status = merge_samples(&mg);
+	if (!status && !filter)
+		status = merge_arcs(&mg.copy);
 	if (status)
 		snprintf(err_text, err_size, "a merged count would pass %llu",
 			 (unsigned long long)PC_COUNT_MAX);
-	pc_model_copy_end(&copy);
+	free(mg.stack);
+	free(mg.branches);
+	pc_model_copy_end(&mg.copy);
 	return status;
 }
 
 int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
 		   size_t err_size)
 {
-	return merge(into, from, NULL, err_text, err_size);
+	return merge(into, from, NULL, NULL, err_text, err_size);
 }
 
 int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
 			    const struct pc_expansion *expansion, char *err_text, size_t err_size)
 {
-	return merge(into, from, expansion, err_text, err_size);
+	return merge(into, from, expansion, NULL, err_text, err_size);
+}
+
+int pc_model_merge_filtered(struct pc_model *into, const struct pc_model *from,
+			    const struct pc_merge_filter *filter, char *err_text, size_t err_size)
+{
+	return merge(into, from, NULL, filter, err_text, err_size);
 }

@@ -75,4 +75,21 @@ int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err
 int pc_model_merge_expanded(struct pc_model *into, const struct pc_model *from,
 			    const struct pc_expansion *expansion, char *err_text, size_t err_size);
 
+/*
+ * What a filtered merge keeps of from (finalized), as masks by from's ids
+ * (NULL: everything): sample_kept[i] for sample index i; frame_hidden[f]
+ * for frame id f, left out of every stack (branches keep it); with
+ * timed_kept, the counts are those of the timed samples i kept
+ * (timed_kept[i]) and the samples without any are left out. Arcs, which
+ * are not per sample, are not merged.
+ */
+struct pc_merge_filter {
+	const uint8_t *sample_kept;
+	const uint8_t *frame_hidden;
+	const uint8_t *timed_kept;
+};
+
+int pc_model_merge_filtered(struct pc_model *into, const struct pc_model *from,
+			    const struct pc_merge_filter *filter, char *err_text, size_t err_size);
+
 #endif

@@ -76,6 +76,15 @@ struct pc_model {
 	 */
 	int arc_self_column, arc_total_column;
 
+	/*
+	 * Each sample as it was taken, when keep_times: its time, index and
+	 * the count added to one column (pc_model_add_timed_sample); in time
+	 * order, with finalized indexes, after finalize.
+	 */
+	struct pc_timed_sample *timed;
+	size_t ntimed, timed_cap;
+	bool keep_times;
+
 	/* metadata */
 	pc_str_id *sources; /* formats read, in order (e.g. "spt") */
 	size_t nsources, sources_cap;
@@ -146,6 +155,7 @@ void pc_model_release(struct pc_model *m)
 	pc_index_release(&m->sample_index);
 	pc_index_release(&m->row_index);
 	free(m->arcs);
+	free(m->timed);
 	pc_index_release(&m->arc_index);
 	free(m->sources);
 	free(m->comments);
@@ -614,11 +624,19 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 			size_t column, uint64_t count)
 {
 	size_t at;
+
+	return pc_model_add_sample_index(m, sample, column, count, &at);
+}
+
+int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
+			      size_t column, uint64_t count, size_t *index)
+{
+	size_t at;
 	uint64_t *value;
 
 	if (column >= m->ncolumns)
 		return -1;
-	at = find_or_add_sample(m, sample);
+	at = *index = find_or_add_sample(m, sample);
 	value = (uint64_t *)pc_model_values(m, at) + column;
 	if (count > PC_COUNT_MAX - *value)
 		return -1;
@@ -627,6 +645,39 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 		value = (uint64_t *)pc_model_values(m, at) + column;
 	}
 	*value += count;
+	return 0;
+}
+
+void pc_model_keep_times(struct pc_model *m)
+{
+	m->keep_times = true;
+}
+
+bool pc_model_keeps_times(const struct pc_model *m)
+{
+	return m->keep_times;
+}
+
+void pc_model_add_time(struct pc_model *m, size_t index, size_t column, uint64_t count,
+		       int64_t time_nanos)
+{
+	if (!m->keep_times)
+		return;
+	pc_grow(&m->timed, &m->timed_cap, m->ntimed + 1, sizeof(*m->timed));
+	m->timed[m->ntimed++] = (struct pc_timed_sample){
+		.time = time_nanos, .sample = (uint32_t)index, .column = (uint32_t)column,
+		.count = count,
+	};
+}
+
+int pc_model_add_timed_sample(struct pc_model *m, const struct pc_sample *sample,
+			      size_t column, uint64_t count, int64_t time_nanos)
+{
+	size_t at;
+
+	if (pc_model_add_sample_index(m, sample, column, count, &at))
+		return -1;
+	pc_model_add_time(m, at, column, count, time_nanos);
 	return 0;
 }
 
@@ -933,6 +984,47 @@ static uint32_t *identity_order(size_t n)
 	return order;
 }
 
+/* The timed samples' indexes after samples moved: sample order[i] is now i. */
+static void renumber_timed(struct pc_model *m, const uint32_t *order)
+{
+	uint32_t *now;
+
+	if (!m->ntimed)
+		return;
+	now = pc_xmalloc(m->nsamples * sizeof(*now));
+	for (size_t i = 0; i < m->nsamples; i++)
+		now[order[i]] = (uint32_t)i;
+	for (size_t i = 0; i < m->ntimed; i++)
+		m->timed[i].sample = now[m->timed[i].sample];
+	free(now);
+}
+
+/* The timed samples in time order (stable: a tie keeps the order of adding). */
+static void sort_timed(struct pc_model *m)
+{
+	uint32_t *order;
+	uint64_t *keys;
+	struct pc_timed_sample *sorted;
+	bool in_order = true;
+
+	for (size_t i = 1; i < m->ntimed && in_order; i++)
+		in_order = m->timed[i - 1].time <= m->timed[i].time;
+	if (in_order)
+		return;
+	order = identity_order(m->ntimed);
+	keys = pc_xmalloc(m->ntimed * sizeof(*keys));
+	for (size_t i = 0; i < m->ntimed; i++) /* signed to unsigned order */
+		keys[i] = (uint64_t)m->timed[i].time ^ (1ULL << 63);
+	pc_sort_by_keys(order, keys, m->ntimed);
+	sorted = pc_xmalloc(m->timed_cap * sizeof(*sorted));
+	for (size_t i = 0; i < m->ntimed; i++)
+		sorted[i] = m->timed[order[i]];
+	free(m->timed);
+	m->timed = sorted;
+	free(keys);
+	free(order);
+}
+
 /*
  * Samples in the order of order_samples: a radix sort by stack_prefix,
  * then order_samples within runs of one prefix. Rows do not move.
@@ -966,6 +1058,7 @@ static void sort_samples(struct pc_model *m, const struct content_order *o)
 	m->sample_rows = rows;
 	pc_index_release(&m->sample_index);
 	m->samples_indexed = 0;
+	renumber_timed(m, order);
 	free(order);
 }
 
@@ -998,6 +1091,7 @@ void pc_model_finalize(struct pc_model *m)
 	o.frame_rank = rank_frames(&o);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);
 	sort_samples(m, &o);
+	sort_timed(m);
 	sort_arcs(m, &o);
 	free(o.module_rank);
 	free(o.frame_rank);
@@ -1008,6 +1102,16 @@ void pc_model_finalize(struct pc_model *m)
 }
 
 /* ---- the view and the metadata setters ---- */
+
+size_t pc_model_ntimed(const struct pc_model *m)
+{
+	return m->ntimed;
+}
+
+const struct pc_timed_sample *pc_model_timed(const struct pc_model *m, size_t i)
+{
+	return &m->timed[i];
+}
 
 size_t pc_model_nstrings(const struct pc_model *m)
 {

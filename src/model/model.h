@@ -169,6 +169,14 @@ struct pc_fact {
 	pc_str_id key, value;
 };
 
+/* A sample as it was taken: at time, count added to one column of sample index. */
+struct pc_timed_sample {
+	int64_t time;    /* nanoseconds, on the input's clock */
+	uint32_t sample; /* its index (in finalized order once finalized) */
+	uint32_t column;
+	uint64_t count;
+};
+
 /* The model: opaque; readers fill it with the builder, writers read the view. */
 struct pc_model;
 
@@ -216,6 +224,24 @@ void pc_model_set_default_column(struct pc_model *m, int column);
 /* Adds count to one column of the sample; -1 when the sum would pass PC_COUNT_MAX. */
 int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 			size_t column, uint64_t count);
+/* pc_model_add_sample that gives the sample's index (valid until finalize) in *index. */
+int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
+			      size_t column, uint64_t count, size_t *index);
+/*
+ * Each sample's time, for a time filter (--time) and a timeline
+ * (.cpuprofile): once pc_model_keep_times is called, the model records
+ * every pc_model_add_timed_sample as it comes (24 bytes each: memory then
+ * grows with the samples taken, not with distinct samples); otherwise
+ * pc_model_add_timed_sample is pc_model_add_sample. Times are in
+ * nanoseconds on the input's clock. pc_model_add_time records the count
+ * added to sample index (from pc_model_add_sample_index) at a time.
+ */
+void pc_model_keep_times(struct pc_model *m);
+bool pc_model_keeps_times(const struct pc_model *m);
+int pc_model_add_timed_sample(struct pc_model *m, const struct pc_sample *sample,
+			      size_t column, uint64_t count, int64_t time_nanos);
+void pc_model_add_time(struct pc_model *m, size_t index, size_t column, uint64_t count,
+		       int64_t time_nanos);
 /*
  * Bulk building, for a reader that has merged what it adds (the SPT
  * reader's counted IP hits): pc_model_reserve makes room for that many
@@ -334,6 +360,13 @@ size_t pc_model_default_count_column(const struct pc_model *m);
 int pc_model_arc_self_column(const struct pc_model *m);
 
 int pc_model_arc_total_column(const struct pc_model *m);
+
+/*
+ * The samples as they were taken, when the model keeps times
+ * (pc_model_keep_times): none otherwise; in time order once finalized.
+ */
+size_t pc_model_ntimed(const struct pc_model *m);
+const struct pc_timed_sample *pc_model_timed(const struct pc_model *m, size_t i);
 
 /* Arc `index` (0-based, in finalized order). */
 const struct pc_arc *pc_model_arc(const struct pc_model *m, size_t index);

@@ -1,6 +1,7 @@
 /* convert.c - read inputs into one model, check parts, write atomically. */
 #include "pipeline/convert.h"
 #include "model/reconstruct.h"
+#include "pipeline/filter.h"
 
 
 unsigned pc_model_parts(const struct pc_model *m)
@@ -127,8 +128,8 @@ static bool wants_stacks_from_arcs(const struct pc_writer *writer, const struct 
 	       !(writer->keeps & (PC_PART_ADDRESSES | PC_PART_ARCS));
 }
 
-int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
-		   const struct pc_model *m, struct pc_output *out)
+static int write_unfiltered(struct pc_ctx *ctx, const struct pc_writer *writer,
+			    const struct pc_model *m, struct pc_output *out)
 {
 	struct pc_model *stacks;
 	int status;
@@ -140,6 +141,22 @@ int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
 	if (!status)
 		status = render(ctx, writer, stacks, out);
 	pc_model_free(stacks);
+	return status;
+}
+
+int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
+		   const struct pc_model *m, struct pc_output *out)
+{
+	struct pc_model *filtered;
+	int status;
+
+	if (!pc_filters_given(ctx))
+		return write_unfiltered(ctx, writer, m, out);
+	filtered = pc_model_new();
+	status = pc_filter_model(ctx, m, filtered);
+	if (!status)
+		status = write_unfiltered(ctx, writer, filtered, out);
+	pc_model_free(filtered);
 	return status;
 }
 

@@ -26,8 +26,9 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 		   struct pc_model *m);
 /*
  * Renders the finalized m with writer into out (opened; the caller commits
- * or aborts it): checks the parts the writer needs, and reconstructs
- * stacks from caller/callee data for writers that show only stacks.
+ * or aborts it): applies ctx's filters (filter.h) to a copy, checks the
+ * parts the writer needs, and reconstructs stacks from caller/callee data
+ * for writers that show only stacks.
  */
 int pc_write_model(struct pc_ctx *ctx, const struct pc_writer *writer,
 		   const struct pc_model *m, struct pc_output *out);

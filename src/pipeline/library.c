@@ -5,6 +5,7 @@
  */
 #include "pipeline/convert.h"
 #include "pipeline/options.h"
+#include "pipeline/filter.h"
 #include "model/copy.h"
 #include "symbols/symbolize.h"
 
@@ -176,6 +177,8 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	pc_ctx_init(&ctx);
 	if (find_reader(&ctx, format, &reader) || apply_options(&ctx, reader, NULL, options, NULL))
 		return give_ctx_error(error, &ctx);
+	if (pc_option_flag(&ctx, "times") || pc_filters_need_times(&ctx))
+		pc_model_keep_times(p->model);
 	start = seconds_now();
 	if (path) {
 		status = pc_read_input(&ctx, path, reader, p->model, &p->read_bytes);
@@ -311,6 +314,8 @@ static int write_profile(const profconv_profile *p, const char *path, const char
 			status = pc_output_commit(&out, &ctx.err);
 	}
 	pc_ctx_add_warnings(&log->log, &ctx);
+	memcpy(log->log.notes, ctx.notes, sizeof(ctx.notes));
+	log->log.nnotes = ctx.nnotes;
 	log->write_seconds = seconds_now() - start;
 	return status ? give_ctx_error(error, &ctx) : 0;
 }
@@ -402,6 +407,11 @@ const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long 
 	if (times)
 		*times = 1;
 	return p->dropped;
+}
+
+const char *profconv_note(const profconv_profile *p, size_t i)
+{
+	return i < p->log.nnotes ? p->log.notes[i] : NULL;
 }
 
 /* ---- formats and options ---- */

@@ -1,5 +1,6 @@
 /* options.c - options as data: lookup, checks and recording into a run. */
 #include "pipeline/options.h"
+#include "pipeline/filter.h"
 
 const struct pc_option_spec pc_pipeline_options[] = {
 	{ "strict", PC_OPTION_FLAG, NULL, "treat warnings about lost data as errors", 0 },
@@ -16,6 +17,21 @@ const struct pc_option_spec pc_pipeline_options[] = {
 	{ "kallsyms", PC_OPTION_TEXT, "FILE", "name kernel frames from this /proc/kallsyms copy", 0 },
 	{ "inline", PC_OPTION_FLAG, NULL, "with --symbols: inlined frames and file:line too", 0 },
 	{ "no-demangle", PC_OPTION_FLAG, NULL, "with --symbols: keep C++ and Rust names mangled", 0 },
+	/* what the filters keep (pipeline/filter.h), in the order they apply */
+	{ "pids", PC_OPTION_TEXT, "PID[,PID...]", "only the samples of these processes", 0 },
+	{ "tids", PC_OPTION_TEXT, "TID[,TID...]", "only the samples of these threads", 0 },
+	{ "comms", PC_OPTION_TEXT, "COMM[,COMM...]", "only the samples of these commands", 0 },
+	{ "modules", PC_OPTION_TEXT, "NAME[,NAME...]",
+	  "only the samples taken in these modules (path or file name; perf's --dsos)", 0 },
+	{ "kernel-only", PC_OPTION_FLAG, NULL, "only the samples taken in the kernel", 0 },
+	{ "user-only", PC_OPTION_FLAG, NULL, "only the samples taken in user space", 0 },
+	{ "focus", PC_OPTION_TEXT, "RE", "only the samples with a frame that RE matches", 0 },
+	{ "ignore", PC_OPTION_TEXT, "RE", "drop the samples with a frame that RE matches", 0 },
+	{ "hide", PC_OPTION_TEXT, "RE", "take the frames that RE matches out of the stacks", 0 },
+	{ "time", PC_OPTION_TEXT, "START,END",
+	  "only the samples in these seconds from the first (or perf's A%/N, A%-B%)", 0 },
+	{ "times", PC_OPTION_FLAG, NULL,
+	  "keep each sample's time (for --time and .cpuprofile time deltas; implied by both)", 0 },
 	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
 };
 
@@ -112,5 +128,5 @@ int pc_option_apply(struct pc_ctx *ctx, const struct pc_reader *reader,
 	if (pc_ctx_set(ctx, spec->name, value))
 		return pc_fail(&ctx->err, PC_STATUS_USAGE, "more than %d format options given",
 			       PC_MAX_SETTINGS);
-	return 0;
+	return pc_filter_check(ctx, spec->name, value);
 }

@@ -745,6 +745,26 @@ static size_t sample_frames(struct etl_reader *r, struct emitter *e, const struc
 	return n;
 }
 
+/* QPC ticks in nanoseconds (the trace's perf frequency), for the model's times. */
+static int64_t ticks_to_nanos(const struct etl_reader *r, uint64_t ticks)
+{
+	uint64_t whole = ticks / r->perf_freq, part = ticks % r->perf_freq;
+
+	if (whole > (uint64_t)INT64_MAX / 1000000000u - 1)
+		return INT64_MAX;
+	return (int64_t)(whole * 1000000000u + part * 1000000000u / r->perf_freq);
+}
+
+/* Adds count to one column of sample, at its time when the trace gives a clock. */
+static int add_sample(struct etl_reader *r, const struct sample *s, const struct pc_sample *sample,
+		      int column, uint64_t count)
+{
+	if (!r->perf_freq || r->perf_freq > UINT64_MAX / 1000000000u)
+		return pc_model_add_sample(r->m, sample, (size_t)column, count);
+	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count,
+					 ticks_to_nanos(r, s->time));
+}
+
 static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
 		       bool shared)
 {
@@ -760,8 +780,8 @@ static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sam
 	}
 	sample.stack = pc_model_add_stack(r->m, e->frames, n);
 	sample.labels = labels_for(r, e, has_pid, pid, s->tid, s->time);
-	if (pc_model_add_sample(r->m, &sample, (size_t)e->col_samples, 1) ||
-	    pc_model_add_sample(r->m, &sample, (size_t)e->col_cpu, e->ns_per_sample))
+	if (add_sample(r, s, &sample, e->col_samples, 1) ||
+	    add_sample(r, s, &sample, e->col_cpu, e->ns_per_sample))
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "the sample counts pass 2^63-1");
 	return 0;
 }

@@ -766,6 +766,15 @@ static void note_time(struct pd_reader *r, uint64_t time)
 	r->any_time = true;
 }
 
+/* Adds count to one column of sample, at the record's time when it has one. */
+static int add_sample(struct pd_reader *r, const struct pd_attr *a, const struct pd_sample *s,
+		      const struct pc_sample *sample, int column, uint64_t count)
+{
+	if (!(a->sample_type & PERF_SAMPLE_TIME) || s->time > (uint64_t)INT64_MAX)
+		return pc_model_add_sample(r->m, sample, (size_t)column, count);
+	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count, (int64_t)s->time);
+}
+
 static int on_sample(struct pd_reader *r, const struct pd_record *rec)
 {
 	const struct pd_attr *a = pd_file_attr(r->file, (size_t)rec->attr);
@@ -794,8 +803,8 @@ static int on_sample(struct pd_reader *r, const struct pd_record *rec)
 	sample.labels = thread_labels(r, a, &s, t);
 	sample.branches = branch_stack(r, sp, &s);
 	sample.stack = pc_model_add_stack(r->m, r->frames, n);
-	if (pc_model_add_sample(r->m, &sample, (size_t)ev->col_sample, 1) ||
-	    pc_model_add_sample(r->m, &sample, (size_t)ev->col_event, s.period))
+	if (add_sample(r, a, &s, &sample, ev->col_sample, 1) ||
+	    add_sample(r, a, &s, &sample, ev->col_event, s.period))
 		return pd_fail_record(r->file, rec, "the counts of event '%s' pass 2^63-1",
 				      pc_str(r->m, ev->name));
 	perf_event_note(ev, true, s.period, 1, s.period);

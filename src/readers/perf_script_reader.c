@@ -161,15 +161,23 @@ static int make_columns(struct ps_reader *r, size_t i)
 	return 0;
 }
 
-/* Adds a sample, repeat times, to the two columns of its event. */
-static int add_to_columns(struct ps_reader *r, const struct pc_sample *sample, int event,
-			  uint64_t repeat, uint64_t value, uint32_t line)
+/* Adds count to one column of the sample, at its time when it has one. */
+static int add_to_column(struct ps_reader *r, const struct pc_sample *sample, int column,
+			 uint64_t count, const struct ps_taken *p)
 {
-	const struct perf_event_columns *ev = &r->events[event];
+	if (!p->has_time)
+		return pc_model_add_sample(r->m, sample, (size_t)column, count);
+	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count, p->time_ns);
+}
 
-	if (pc_model_add_sample(r->m, sample, (size_t)ev->col_sample, repeat) ||
-	    pc_model_add_sample(r->m, sample, (size_t)ev->col_event, value * repeat))
-		return pc_fail_line(&r->ctx->err, PS_FORMAT, line, 1,
+/* Adds a sample, repeat times, to the two columns of its event. */
+static int add_to_columns(struct ps_reader *r, const struct ps_taken *p)
+{
+	const struct perf_event_columns *ev = &r->events[p->event];
+
+	if (add_to_column(r, &p->sample, ev->col_sample, p->repeat, p) ||
+	    add_to_column(r, &p->sample, ev->col_event, p->value * p->repeat, p))
+		return pc_fail_line(&r->ctx->err, PS_FORMAT, p->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
 	return 0;
 }
@@ -185,12 +193,9 @@ static int flush_pending(struct ps_reader *r)
 	for (size_t i = 0; i < r->nevents; i++)
 		if (r->events[i].col_sample < 0 && make_columns(r, i))
 			return -1;
-	for (size_t i = 0; i < r->npending; i++) {
-		const struct ps_pending *p = &r->pending[i];
-
-		if (add_to_columns(r, &p->sample, p->event, p->repeat, p->value, p->line))
+	for (size_t i = 0; i < r->npending; i++)
+		if (add_to_columns(r, &r->pending[i]))
 			return -1;
-	}
 	r->npending = 0;
 	return 0;
 }
@@ -620,6 +625,7 @@ void ps_open_sample(struct ps_reader *r)
 	c->has_period = false;
 	c->callchain_header = false;
 	c->period = 0;
+	c->has_time = false;
 	c->repeat = r->repeat ? r->repeat : 1;
 	c->stack = 0;
 	c->has_inline = false;
@@ -649,14 +655,21 @@ static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 	r->stack_samples[stack] = add_capped(r->stack_samples[stack], repeat);
 }
 
+/* The open sample as it is added to the model. */
+static struct ps_taken taken_sample(const struct ps_reader *r, const struct pc_sample *sample,
+				      uint64_t value)
+{
+	return (struct ps_taken){
+		.sample = *sample, .event = r->cur.event, .repeat = r->cur.repeat, .value = value,
+		.line = r->cur.line, .has_time = r->cur.has_time, .time_ns = r->cur.time_ns,
+	};
+}
+
 /* Keeps the open sample of a side event whose columns are not made yet. */
 static void add_pending(struct ps_reader *r, const struct pc_sample *sample, uint64_t value)
 {
 	pc_grow(&r->pending, &r->pending_cap, r->npending + 1, sizeof(*r->pending));
-	r->pending[r->npending++] = (struct ps_pending){
-		.sample = *sample, .event = r->cur.event, .repeat = r->cur.repeat, .value = value,
-		.line = r->cur.line,
-	};
+	r->pending[r->npending++] = taken_sample(r, sample, value);
 }
 
 int ps_emit_sample(struct ps_reader *r)
@@ -683,8 +696,12 @@ int ps_emit_sample(struct ps_reader *r)
 		sample.branches = pc_model_add_branches(r->m, c->branches, c->nbranches);
 	if (ev->col_sample < 0)
 		add_pending(r, &sample, value);
-	else if (add_to_columns(r, &sample, c->event, c->repeat, value, c->line))
-		return -1;
+	else {
+		struct ps_taken taken = taken_sample(r, &sample, value);
+
+		if (add_to_columns(r, &taken))
+			return -1;
+	}
 	perf_event_note(ev, c->has_period, c->period, c->repeat, value);
 	count_stack(r, sample.stack, c->repeat);
 	if (pc_model_default_column(r->m) < 0 && ev->col_event >= 0 &&
@@ -728,6 +745,8 @@ int ps_open_from_header(struct ps_reader *r, const struct ps_header *h)
 		if (!r->any_time || h->time_ns > r->last_time)
 			r->last_time = h->time_ns;
 		r->any_time = true;
+		c->has_time = h->time_ns <= (uint64_t)INT64_MAX;
+		c->time_ns = (int64_t)h->time_ns;
 	}
 	if (h->has_event)
 		return ps_find_event(r, r->line + h->event_start, h->event_end - h->event_start,

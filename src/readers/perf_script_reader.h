@@ -57,6 +57,8 @@ struct ps_sample {
 	bool has_period;
 	bool callchain_header; /* a header whose callchain follows */
 	uint64_t period, repeat;
+	bool has_time;
+	int64_t time_ns;     /* when has_time */
 	uint32_t stack;      /* the stack id, when known without the frames */
 	bool has_inline;     /* some frame is an inline one */
 	uint32_t *frames;
@@ -65,12 +67,17 @@ struct ps_sample {
 	size_t nbranches, branches_cap;
 };
 
-/* A sample of a PT side event (cbr, pwre, ...) kept until its columns are made. */
-struct ps_pending {
+/*
+ * A sample as it is added to the model; those of a PT side event (cbr,
+ * pwre, ...) are kept (pending) until its columns are made.
+ */
+struct ps_taken {
 	struct pc_sample sample;
 	int event;
 	uint64_t repeat, value;
 	uint32_t line;
+	bool has_time;
+	int64_t time_ns;
 };
 
 /* Where a function starts, learnt from a frame printed as "ADDR SYM+0xOFF". */
@@ -134,7 +141,7 @@ struct ps_reader {
 	size_t nevents, events_cap;
 	int last_event;
 	bool main_columns;        /* an event that is no PT side event has its columns */
-	struct ps_pending *pending; /* samples of side events seen before that */
+	struct ps_taken *pending; /* samples of side events seen before that */
 	size_t npending, pending_cap;
 	pc_str_id *declared;      /* "# event :" names, in order */
 	size_t ndeclared, declared_cap;

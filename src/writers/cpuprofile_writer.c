@@ -45,17 +45,24 @@
  *                       (the id of its leaf node) and hitCount adds N, so
  *                       the hitCounts add up to the length of "samples",
  *                       which equals the column's total
- *   timeDeltas       -> the model keeps no per-sample times (equal samples
- *                       are merged as they are read, perf script's
- *                       timestamps included), so the samples are evenly
- *                       spaced: one tick apart, the tick being the
+ *   timeDeltas       -> with the time of each sample (perf script's time
+ *                       field, perf.data, ETL: the model keeps them when
+ *                       asked, model.h pc_model_keep_times, which the CLI
+ *                       does for this output), the samples in the order
+ *                       they were taken, each delta the microseconds since
+ *                       the one before (the first 0); startTime the first
+ *                       sample's time on the input's clock, endTime the
+ *                       last's plus one tick. Otherwise (SPT, Visual
+ *                       Studio reports, folded, pprof: no per-sample times)
+ *                       the samples are evenly spaced: one tick apart, the
+ *                       tick being the
  *                       profile's period when its unit is a time (perf.data
  *                       cpu-clock, a VSP session's interval), else 1 ms
  *                       (1000 us). They follow the call tree in depth-first
  *                       order (each node's samples together), so DevTools'
  *                       chart reads like a flame graph. The first delta is
  *                       0; the last sample lasts until endTime. A warning
- *                       says so
+ *                       says so when the input had times
  *   a time column    -> (--event naming a column in nanoseconds,
  *                       microseconds, milliseconds or seconds) its total
  *                       time divided into ticks, one sample each, the
@@ -77,8 +84,8 @@
  * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
- * What is lost, each with one warning: sample times (none are kept:
- * evenly spaced samples), labels other than comm, pid and tid; the other
+ * What is lost, each with one warning: sample times when the model holds
+ * none (evenly spaced samples), labels other than comm, pid and tid; the other
  * columns; exact counts past --max-samples; invalid UTF-8 in names
  * (U+FFFD). Addresses (but in the names of frames without a function),
  * branch stacks and arcs are reported by the conversion as parts this
@@ -129,6 +136,7 @@ struct cpuprofile {
 	size_t nnodes, nodes_cap;
 	struct pc_index node_index;
 	uint32_t *order;       /* nodes in pre-order */
+	uint32_t *leaf;        /* the node of each model sample */
 	uint32_t *script_ids;  /* url string id -> script id, 0 = not yet */
 	uint32_t nscripts;
 
@@ -138,6 +146,7 @@ struct cpuprofile {
 	uint64_t span_us, tick_ns;
 	int64_t start_us;
 	bool time_column, thinned, replaced;
+	bool timeline;         /* the samples as they were taken, at their times */
 	uint64_t stackless;    /* samples written under "(no stack)" */
 };
 
@@ -264,6 +273,51 @@ static void share_samples(struct cpuprofile *w)
 	free(weights);
 }
 
+/*
+ * Whether the model's sample times cover the column (each sample of it
+ * was taken at a known time, from the start of the input's clock): then
+ * the samples are written in time order with their real time deltas.
+ */
+static bool times_cover(const struct cpuprofile *w)
+{
+	const struct pc_model *m = w->m;
+	size_t n = pc_model_ntimed(m);
+	uint64_t timed = 0;
+
+	if (w->time_column || w->thinned || !n || !w->total || pc_model_timed(m, 0)->time < 0)
+		return false;
+	for (size_t i = 0; i < n && timed <= w->total; i++) {
+		const struct pc_timed_sample *t = pc_model_timed(m, i);
+
+		if (t->column == w->column)
+			timed += t->count > w->total ? w->total + 1 : t->count;
+	}
+	return timed == w->total;
+}
+
+/* startTime and span from the column's first and last sample times, the last lasting a tick. */
+static int plan_timeline(struct cpuprofile *w)
+{
+	const struct pc_model *m = w->m;
+	uint64_t first = 0, last = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < pc_model_ntimed(m); i++) {
+		const struct pc_timed_sample *t = pc_model_timed(m, i);
+
+		if (t->column != w->column)
+			continue;
+		last = (uint64_t)t->time / 1000;
+		first = any ? first : last;
+		any = true;
+	}
+	w->start_us = (int64_t)first;
+	w->span_us = last - first + (w->tick_ns + 500) / 1000;
+	if (last + w->span_us > JS_EXACT_MAX)
+		return fail_span(w);
+	return 0;
+}
+
 /* ---- the call tree ---- */
 
 static bool node_equal(const void *ctx, uint32_t id, const void *key_ptr)
@@ -324,6 +378,7 @@ static void build_tree(struct cpuprofile *w)
 			w->stackless += w->shares[i];
 		}
 		w->nodes[node].hits += w->shares[i];
+		w->leaf[i] = node;
 	}
 }
 
@@ -414,6 +469,34 @@ static uint64_t sample_time(const struct cpuprofile *w, uint64_t j)
 	return j * step + j * rest / w->nwritten;
 }
 
+/* The samples in time order, each delta the microseconds since the one before. */
+static void put_timeline(struct cpuprofile *w)
+{
+	const struct pc_model *m = w->m;
+	uint64_t j = 0, before = (uint64_t)w->start_us;
+
+	fprintf(w->fp, "\"startTime\":%lld,\"endTime\":%lld,\n\"samples\":[",
+		(long long)w->start_us, (long long)(w->start_us + (int64_t)w->span_us));
+	for (size_t i = 0; i < pc_model_ntimed(m); i++) {
+		const struct pc_timed_sample *t = pc_model_timed(m, i);
+
+		for (uint64_t k = 0; t->column == w->column && k < t->count; k++, j++)
+			fprintf(w->fp, j ? ",%lu" : "%lu", (unsigned long)w->nodes[w->leaf[t->sample]].id);
+	}
+	fputs("],\n\"timeDeltas\":[", w->fp);
+	j = 0;
+	for (size_t i = 0; i < pc_model_ntimed(m); i++) {
+		const struct pc_timed_sample *t = pc_model_timed(m, i);
+		uint64_t at = (uint64_t)t->time / 1000;
+
+		for (uint64_t k = 0; t->column == w->column && k < t->count; k++, j++) {
+			fprintf(w->fp, j ? ",%llu" : "%llu", (unsigned long long)(at - before));
+			before = at;
+		}
+	}
+	fputs("]}\n", w->fp);
+}
+
 static void put_samples(struct cpuprofile *w)
 {
 	uint64_t j = 0;
@@ -473,7 +556,8 @@ static int warn_lost(struct cpuprofile *w)
 	const char *column = pc_model_ncolumns(w->m) ? lost_column(w) : NULL;
 
 	/* sample times are lost only where the input had them (a start or a duration) */
-	if (w->nwritten && (w->thinned || pc_model_time_nanos(w->m) || pc_model_duration_nanos(w->m)) &&
+	if (w->nwritten && !w->timeline &&
+	    (w->thinned || pc_model_time_nanos(w->m) || pc_model_duration_nanos(w->m)) &&
 	    warn_times(w))
 		return -1;
 	if (column && pc_warn(w->ctx, CPUPROFILE, "only column '%s' is written; others such "
@@ -500,6 +584,7 @@ static void writer_release(struct cpuprofile *w)
 	free(w->nodes);
 	pc_index_release(&w->node_index);
 	free(w->order);
+	free(w->leaf);
 	free(w->script_ids);
 	free(w->shares);
 }
@@ -520,14 +605,21 @@ static int cpuprofile_write(struct pc_ctx *ctx, const struct pc_model *m, struct
 		if (plan_samples(&w))
 			goto out;
 		share_samples(&w);
+		w.timeline = times_cover(&w);
+		if (w.timeline && plan_timeline(&w))
+			goto out;
 	} else {
 		w.shares = pc_xcalloc(pc_model_nsamples(m) + 1, sizeof(*w.shares));
 	}
+	w.leaf = pc_xcalloc(pc_model_nsamples(m) + 1, sizeof(*w.leaf));
 	w.by_thread = pc_threads_any(m);
 	build_tree(&w);
 	number_nodes(&w);
 	put_nodes(&w);
-	put_samples(&w);
+	if (w.timeline)
+		put_timeline(&w);
+	else
+		put_samples(&w);
 	if (warn_lost(&w))
 		goto out;
 	ret = 0;

@@ -18,7 +18,9 @@
 #      sample a node, as many timeDeltas as samples, hitCounts adding up
 #      to the samples, which equal pprof -raw's total of the samples
 #      column; endTime - startTime = samples x the tick (the period when it
-#      is a time, else 1 ms); speedscope imports it with that total;
+#      is a time, else 1 ms), or for inputs with sample times (perf script)
+#      the first to the last sample plus one tick, with no delta below 0;
+#      speedscope imports it with that total;
 #   4. both outputs are the same bytes on a second run.
 #
 # Needs Node.js and the npm packages speedscope and ajv in build/npm
@@ -67,7 +69,8 @@ ref=$(ls "$tmp"/node/*.cpuprofile 2>/dev/null | head -1)
 [ -n "$ref" ] || { echo "FAIL: node --cpu-prof wrote no profile"; exit 1; }
 
 # check INPUT COLUMN TICK_US: COLUMN is the pprof sample type the
-# .cpuprofile counts, TICK_US the microseconds of one of its samples.
+# .cpuprofile counts, TICK_US the microseconds of one of its samples
+# ("timed:TICK_US" when the input gives each sample's time).
 check() {
 	input=$samples/$1
 	name=$(basename "$1" | tr . _)
@@ -92,8 +95,8 @@ check() {
 }
 
 check demo.spt unhalted_cycle 1000
-check perf/fp.perf.txt samples 2004.008
-check perf/twoevents.perf.txt cpu-clock_samples 2004.008
+check perf/fp.perf.txt samples timed:2004.008
+check perf/twoevents.perf.txt cpu-clock_samples timed:2004.008
 check vsperf/cc_multiprocess.csv samples 1000
 check vsperf/calltree_sampling.csv samples 1000
 check vsperf/cc_utf16le.csv samples 1000

@@ -215,6 +215,57 @@ static void test_merge_keeps_zero_samples(void **state)
 }
 
 /*
+ * Kept times follow their samples through finalize (time order, finalized
+ * indexes) and a merge; a filtered merge keeps the marked samples, hides
+ * marked frames and, by time, counts only the kept timed samples.
+ */
+static void test_times_follow_samples_and_filters(void **state)
+{
+	struct pc_model *from = *state, *into = pc_model_new(), *cut = pc_model_new();
+	uint32_t f = frame_at(from, 0, 0x50), g = frame_at(from, 0, 0x40), fg[2] = { f, g };
+	struct pc_sample late = { .stack = pc_model_add_stack(from, fg, 2) };
+	struct pc_sample early = { .stack = pc_model_add_stack(from, &g, 1) };
+	uint8_t hidden[3] = { 0 }, timed_kept[3] = { 1, 0, 1 };
+	struct pc_merge_filter filter = { .frame_hidden = hidden, .timed_kept = timed_kept };
+	char message[100];
+	size_t n;
+
+	pc_model_add_column(from, "samples", "count");
+	pc_model_keep_times(from);
+	assert_int_equal(pc_model_add_timed_sample(from, &late, 0, 1, 300), 0);
+	assert_int_equal(pc_model_add_timed_sample(from, &early, 0, 2, 100), 0);
+	assert_int_equal(pc_model_add_timed_sample(from, &late, 0, 1, 200), 0);
+	pc_model_finalize(from);
+	assert_int_equal(pc_model_ntimed(from), 3);
+	for (size_t i = 0; i < 3; i++) {
+		const struct pc_timed_sample *t = pc_model_timed(from, i);
+
+		assert_int_equal(t->time, 100 * (int64_t)(i + 1));
+		assert_int_equal(pc_model_sample(from, t->sample)->stack,
+				 i ? late.stack : early.stack);
+	}
+	assert_int_equal(pc_model_merge(into, from, message, sizeof(message)), 0);
+	pc_model_finalize(into);
+	assert_int_equal(pc_model_ntimed(into), 3);
+	assert_int_equal(pc_model_timed(into, 2)->time, 300);
+
+	hidden[g] = 1; /* g out of every stack; early is left with none */
+	assert_int_equal(pc_model_merge_filtered(cut, from, &filter, message, sizeof(message)), 0);
+	pc_model_finalize(cut);
+	assert_int_equal(pc_model_ntimed(cut), 2);
+	assert_int_equal(pc_model_nsamples(cut), 2);
+	for (size_t i = 0; i < 2; i++) {
+		const struct pc_sample *s = pc_model_sample(cut, i);
+
+		pc_model_stack(cut, s->stack, &n);
+		assert_int_equal(n, s->stack ? 1 : 0);
+		assert_int_equal(pc_model_values(cut, i)[0], s->stack ? 1 : 2);
+	}
+	pc_model_free(cut);
+	pc_model_free(into);
+}
+
+/*
  * A start line tells frames apart; a system name is the frame's own and
  * follows it through a merge; a comment's text is kept byte for byte.
  */
@@ -505,6 +556,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_times_follow_samples_and_filters, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_start_line_system_name_and_comment_text, setup,
 						teardown),
 		cmocka_unit_test(test_event_base_names),

@@ -176,7 +176,8 @@ function keyTypes(objects) {
 	return types;
 }
 
-function checkCpuprofile(ours, ref, raw, column, tickUs, imported) {
+function checkCpuprofile(ours, ref, raw, column, tick, imported) {
+	const timed = tick.startsWith('timed:'), tickUs = parseFloat(timed ? tick.slice(6) : tick);
 	const keys = o => Object.keys(o).sort().join(',');
 	check(keys(ours) === keys(ref), `cpuprofile top-level keys ${keys(ours)} = node's ${keys(ref)}`);
 	for (const k of Object.keys(ref))
@@ -223,7 +224,13 @@ function checkCpuprofile(ours, ref, raw, column, tickUs, imported) {
 	check(BigInt(hits) === total, `cpuprofile samples ${hits} = pprof -raw ${column} total ${total}`);
 	const span = ours.endTime - ours.startTime;
 	const sumDeltas = ours.timeDeltas.reduce((a, d) => a + d, 0);
-	check(span === Math.round(hits * tickUs), `endTime - startTime ${span} = ${hits} samples x ${tickUs} us`);
+	if (timed) { // the input's sample times: deltas as they were, the last sample lasting a tick
+		check(ours.timeDeltas.every(d => d >= 0), 'the timeDeltas (sample times) never go back');
+		check(span === sumDeltas + Math.round(tickUs),
+		      `endTime - startTime ${span} = first to last sample ${sumDeltas} + one tick ${tickUs} us`);
+	} else {
+		check(span === Math.round(hits * tickUs), `endTime - startTime ${span} = ${hits} samples x ${tickUs} us`);
+	}
 	check(sumDeltas <= span, `the samples (last at ${sumDeltas} us) lie within the span`);
 	check(imported.length === 1, 'speedscope imports one profile from the .cpuprofile');
 	check(imported[0].total === span, `speedscope's total of the .cpuprofile ${imported[0].total} us = endTime - startTime`);
@@ -252,7 +259,7 @@ async function main() {
 	checkSpeedscope(await importFile(importer, speedscopeFile), json, raw);
 	const ours = JSON.parse(fs.readFileSync(cpuprofileFile, 'utf8'));
 	const ref = JSON.parse(fs.readFileSync(refFile, 'utf8'));
-	checkCpuprofile(ours, ref, raw, column, Number(tick), await importFile(importer, cpuprofileFile));
+	checkCpuprofile(ours, ref, raw, column, tick, await importFile(importer, cpuprofileFile));
 	process.exit(failures ? 1 : 0);
 }
 
