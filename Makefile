@@ -148,7 +148,7 @@ demo: deps
 
 check: deps
 	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build
-	@BUILD=$(BUILD) sh tests/run.sh all
+	@BUILD=$(BUILD) SET_UP=1 sh tests/run.sh all
 
 fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
 

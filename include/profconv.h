@@ -50,6 +50,13 @@ int profconv_write_memory(const profconv_profile *p, const char *format,
 			  const char *const *options, void **data, size_t *size, char **error);
 void profconv_profile_free(profconv_profile *p);
 void profconv_free(void *p);
+/*
+ * Removes the temporary files of the writes in progress (a file is written
+ * beside its target and renamed over it when complete): for a signal
+ * handler, which may call it (it is async-signal-safe) before the process
+ * ends; those writes then fail.
+ */
+void profconv_remove_temporaries(void);
 
 /*
  * Compares two profiles, each folded as the folded writer folds it with

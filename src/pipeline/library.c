@@ -409,6 +409,11 @@ const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long 
 	return p->dropped;
 }
 
+void profconv_remove_temporaries(void)
+{
+	pc_output_remove_temporaries();
+}
+
 const char *profconv_note(const profconv_profile *p, size_t i)
 {
 	return i < p->log.nnotes ? p->log.notes[i] : NULL;

@@ -32,6 +32,19 @@ static void put_bytes(struct pc_folded_names *names, const char *s, size_t n)
 	names->text_len += n;
 }
 
+/*
+ * Appends one byte of a name: ';' (the folded separator) as ':', and the
+ * bytes no folded line can hold (NUL, which folded readers refuse, CR and
+ * LF, which end the line) as U+FFFD, so that every output reads back.
+ */
+static void put_name_byte(struct pc_folded_names *names, char c)
+{
+	if (c == '\0' || c == '\n' || c == '\r')
+		put_bytes(names, "\xef\xbf\xbd", 3);
+	else
+		put_bytes(names, c == ';' ? ":" : &c, 1);
+}
+
 static bool contains(const char *s, size_t n, const char *text)
 {
 	size_t t = strlen(text);
@@ -123,15 +136,12 @@ static size_t cut_arguments(const char *s, size_t n)
 	return n;
 }
 
-/* Appends a name with ';' made ':' (the folded separator) and its annotation. */
+/* Appends a name (see put_name_byte) and its annotation. */
 static void put_plain(struct pc_folded_names *names, const char *s, size_t n,
 		      const char *annotation)
 {
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i] == ';' ? ':' : s[i];
-
-		put_bytes(names, &c, 1);
-	}
+	for (size_t i = 0; i < n; i++)
+		put_name_byte(names, s[i]);
 	put_bytes(names, annotation, strlen(annotation));
 }
 
@@ -144,13 +154,9 @@ static void put_tidy(struct pc_folded_names *names, const char *s, size_t n, boo
 		s++;
 		n--;
 	}
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i] == ';' ? ':' : s[i];
-
-		if (c == '"' || c == '\'')
-			continue;
-		put_bytes(names, &c, 1);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (s[i] != '"' && s[i] != '\'')
+			put_name_byte(names, s[i]);
 	put_bytes(names, annotation, strlen(annotation));
 }
 
@@ -363,11 +369,8 @@ uint32_t pc_folded_names_root(struct pc_folded_names *names, uint32_t set, bool 
 	s = pc_str(names->m, labels.comm->str);
 	n = pc_str_len(names->m, labels.comm->str);
 	root->java = n == 4 && !memcmp(s, "java", 4);
-	for (size_t i = 0; i < n; i++) {
-		char c = s[i] == ' ' ? '_' : s[i] == ';' ? ':' : s[i];
-
-		put_bytes(names, &c, 1);
-	}
+	for (size_t i = 0; i < n; i++)
+		put_name_byte(names, s[i] == ' ' ? '_' : s[i]);
 	if (names->opt.tid || names->opt.pid) {
 		put_bytes(names, "-", 1);
 		put_id(names, labels.pid);

@@ -1530,6 +1530,10 @@ static int pprof_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_o
 	if (!pc_model_is_finalized(m))
 		return pc_fail(&ctx->err, PC_STATUS_INPUT,
 			       "pprof writer called on a model that is not finalized");
+	if (pc_output_is_terminal(out)) /* as gzip refuses */
+		return pc_fail(&ctx->err, PC_STATUS_USAGE,
+			       "pprof: compressed data not written to a terminal (name a file "
+			       "with -o, or redirect standard output)");
 	writer_init(&w, ctx, m);
 	if (add_sample_types(&w) || add_edge_type(&w) || add_samples(&w) ||
 	    add_mapping_strings(&w))

@@ -1,0 +1,73 @@
+#!/bin/sh
+# profconv as a Unix tool under misuse (issue 20): what happens to the
+# files it writes and to the tests that cannot run.
+#   - a replaced output keeps its mode (0600, 0444 stay), a symlink output
+#     stays a link and its target is replaced (also a relative link in
+#     another directory, and a dangling one, whose target is created);
+#   - gzip output (pprof) to a terminal is refused as gzip refuses it,
+#     naming -o, exit 1, nothing written (a pty from script(1));
+#   - a NUL byte in a perf symbol name becomes U+FFFD in folded output,
+#     which then reads back;
+#   - tests/run.sh with SET_UP=1 (make check after set-up) fails a test
+#     that skips, and without it counts the skip.
+# Environment (tests/run.sh): PROFCONV, SAMPLES, TMPDIR. Exit 0 pass, else fail.
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+profconv=${PROFCONV:-}
+input=${SAMPLES:-$top/samples}/perf/fp.perf.txt
+failures=0
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+[ -x "$profconv" ] || { echo "unix_tool: profconv is not built (${PROFCONV:-PROFCONV unset})"; exit 1; }
+cd "$TMPDIR" || exit 1
+
+# --- a replaced output keeps its mode; symlinks are written through ---
+for mode in 600 444 640; do
+	rm -f out.folded
+	"$profconv" convert -q -o out.folded "$input" && chmod "$mode" out.folded &&
+		"$profconv" convert -q -o out.folded "$input" || fail "mode $mode: convert failed"
+	got=$(stat -c %a out.folded)
+	[ "$got" = "$mode" ] || fail "a replaced 0$mode output became 0$got"
+done
+mkdir -p links && echo old >target.folded && ln -sf ../target.folded links/rel.folded
+"$profconv" convert -q -o links/rel.folded "$input" || fail "convert through a relative symlink failed"
+[ -L links/rel.folded ] || fail "the symlink output was replaced by a file"
+grep -q 'spin_leaf' target.folded || fail "the symlink's target was not written"
+ln -sf "$TMPDIR/made.folded" dangling.folded
+"$profconv" convert -q -o dangling.folded "$input" || fail "convert through a dangling symlink failed"
+[ -L dangling.folded ] && [ -s made.folded ] || fail "a dangling symlink's target was not created"
+leftover=$( (ls -A; ls -A links) | grep '^\.')
+[ -z "$leftover" ] || fail "temporary files left: $leftover"
+
+# --- gzip to a terminal ---
+if command -v script >/dev/null 2>&1; then
+	script -qec "'$profconv' convert -t pprof -o - '$input'" /dev/null >tty.out 2>&1
+	status=$?
+	[ "$status" = 1 ] || fail "pprof to a terminal: exit $status, want 1"
+	grep -q 'not written to a terminal' tty.out || fail "pprof to a terminal: $(head -c 200 tty.out)"
+	grep -q -- '-o' tty.out || fail "pprof to a terminal: the message does not name -o"
+	[ "$(wc -c <tty.out)" -lt 400 ] || fail "pprof to a terminal: compressed bytes were written"
+else
+	fail "script(1) (util-linux) is missing: cannot make a terminal"
+fi
+
+# --- names no folded line can hold (NUL, CR, LF) still read back ---
+printf 'prog 1 [000] 1.000000: 1 cpu-clock:\n\t1000 fo\000o+0x1 (/bin/x)\n\t2000 main+0x2 (/bin/x)\n\n' >nul.perf.txt
+"$profconv" convert -q -f perf-script -t folded -o nul.folded nul.perf.txt || fail "NUL name: convert failed"
+"$profconv" convert -q -t folded -o nul.again.folded nul.folded || fail "NUL name: the folded output does not read back"
+[ "$(cat nul.again.folded)" = "$(printf 'prog;main;fo\357\277\275o 1')" ] ||
+	fail "NUL name: read back as '$(cat nul.again.folded)', want U+FFFD for the NUL"
+
+# --- tests/run.sh: a skip after set-up is a failure ---
+mkdir -p runsh/build && printf '#!/bin/sh\necho "SKIPPED: a tool is missing"\nexit 77\n' >runsh/skips.sh
+(cd "$top" && BUILD="$TMPDIR/runsh/build" SET_UP=1 E2E="$TMPDIR/runsh/skips.sh" sh tests/run.sh all) >runsh/setup.log 2>&1 &&
+	fail "run.sh with SET_UP=1 passed a skipped test"
+grep -q '0 passed, 1 failed, 0 skipped' runsh/setup.log || fail "run.sh with SET_UP=1: $(tail -1 runsh/setup.log)"
+(cd "$top" && BUILD="$TMPDIR/runsh/build" E2E="$TMPDIR/runsh/skips.sh" sh tests/run.sh all) >runsh/plain.log 2>&1 ||
+	fail "run.sh without set-up failed a skipped test"
+grep -q '0 passed, 0 failed, 1 skipped' runsh/plain.log || fail "run.sh without set-up: $(tail -1 runsh/plain.log)"
+
+[ "$failures" = 0 ] || { echo "unix_tool: $failures failures"; exit 1; }
+echo "unix_tool: modes, symlinks, terminal refusal and skips after set-up checked"
