@@ -62,9 +62,13 @@ void profconv_remove_temporaries(void);
  * Compares two profiles, each folded as the folded writer folds it with
  * options (its own and the pipeline's, e.g. "event=cycles"), and writes to
  * path ("-" = standard output; replaced only when the whole write succeeds)
- * format "folded" (difffolded.pl's "STACK BASE NEW" lines) or "report"
+ * format "folded" (difffolded.pl's "STACK BASE NEW" lines), "report"
  * (NULL: the functions whose self count changed most, top rows, 0 = 20; names
- * label the two sides).
+ * label the two sides) or "svg" (a differential flame graph: boxes as wide
+ * as now's counts, red where a frame's count grew, blue where it shrank,
+ * against base's counts scaled to now's total; options may add the svg
+ * writer's own, such as "title=TEXT", "width=PX", "minwidth=PX",
+ * "inverted", and "no-normalize" to compare the counts as they are).
  */
 int profconv_diff_file(const profconv_profile *base, const profconv_profile *now,
 		       const char *const names[2], const char *path, const char *format,

@@ -30,9 +30,11 @@ enum exit_status { EXIT_OK = 0, EXIT_INPUT = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
 	"usage: profconv convert [-f FMT] [-t FMT] -o OUT|- [options] INPUT|-...\n"
-	"       profconv report [-f FMT] [--top N] [--tree] [--event NAME] INPUT|-...\n"
+	"       profconv report [-f FMT] [-t report|svg] [-o OUT] [--top N] [--tree]\n"
+	"                       [--event NAME] INPUT|-...\n"
 	"       profconv info [-f FMT] [--header|--progid|--strtab|--events|--all] INPUT|-\n"
-	"       profconv diff [-f FMT] [-t report|folded] [-o OUT] [--top N] BASE NEW\n"
+	"       profconv diff [-f FMT] [-t report|folded|svg] [-o OUT] [--top N]\n"
+	"                     [--no-normalize] BASE NEW\n"
 	"       profconv formats\n"
 	"       profconv COMMAND --help | profconv --help | --version\n";
 
@@ -52,17 +54,34 @@ static const char convert_help[] =
 	QUIET_HELP
 	"  -v, --verbose     print a one-line summary\n";
 
-static const char report_help[] = FROM_HELP QUIET_HELP;
+static const char report_help[] =
+	FROM_HELP
+	"  -t, --to FMT      report (default: top functions, call tree) or svg (the\n"
+	"                    flame graph of convert -t svg, with its options:\n"
+	"                    --title, --width, --minwidth, --inverted, --pid, ...)\n"
+	"  -o, --output OUT  output file, written only when the whole run succeeds\n"
+	"                    (default: standard output; -t svg needs -o, - for\n"
+	"                    standard output)\n"
+	QUIET_HELP
+	"  -v, --verbose     print a one-line summary\n";
 
 static const char diff_help[] =
 	FROM_HELP
-	"  -t, --to FMT      report (default: the functions whose count changed most)\n"
-	"                    or folded (difffolded.pl's \"STACK BASE NEW\" lines)\n"
-	"  -o, --output OUT  output file (default: standard output)\n"
+	"  -t, --to FMT      report (default: the functions whose count changed most),\n"
+	"                    folded (difffolded.pl's \"STACK BASE NEW\" lines) or svg\n"
+	"                    (a differential flame graph: boxes as wide as NEW's\n"
+	"                    counts, red where a frame grew, blue where it shrank)\n"
+	"  -o, --output OUT  output file, written only when the whole diff succeeds\n"
+	"                    (default: standard output; -t svg needs -o, - for\n"
+	"                    standard output)\n"
 	"      --top N       functions in the report (default 20)\n"
+	"      --no-normalize  svg: compare the counts as they are (default: BASE's\n"
+	"                    scaled to NEW's total)\n"
 	QUIET_HELP
 	"Both inputs are folded as the folded writer folds them: its options\n"
-	"and --event apply (see 'profconv convert --help').\n";
+	"and --event apply (see 'profconv convert --help'); with -t svg, the svg\n"
+	"writer's instead (--title, --width, --minwidth, --inverted, --pid, --tid,\n"
+	"--addrs).\n";
 
 static const char info_help[] =
 	FROM_HELP
@@ -104,6 +123,7 @@ enum cli_option {
 	OPT_HELP = 'h', OPT_FROM = 'f', OPT_TO = 't', OPT_OUTPUT = 'o', OPT_QUIET = 'q',
 	OPT_VERBOSE = 'v', OPT_VIEW = 256, /* info's views: --header, --progid, ... */
 	OPT_SPEC, /* a pipeline or format option: getopt's longindex says which */
+	OPT_NO_NORMALIZE, /* diff -t svg's own */
 };
 
 static const struct option cli_options[] = {
@@ -118,6 +138,7 @@ static const struct option cli_options[] = {
 	{ "strtab", no_argument, NULL, OPT_VIEW },
 	{ "events", no_argument, NULL, OPT_VIEW },
 	{ "all", no_argument, NULL, OPT_VIEW },
+	{ "no-normalize", no_argument, NULL, OPT_NO_NORMALIZE },
 };
 
 /* A pipeline, format or view option as given: "name" or "name=value". */
@@ -125,9 +146,11 @@ struct cli {
 	const char *command;
 	const char *from, *to, *output;
 	bool quiet, verbose, help;
+	bool no_normalize; /* diff -t svg */
 	char *given[MAX_GIVEN];
 	size_t ngiven;
-	const char *read_options[MAX_GIVEN + 1], *write_options[MAX_GIVEN + 1]; /* NULL-ended */
+	/* NULL-ended; writes may take one more option of the command's own (diff's no-normalize) */
+	const char *read_options[MAX_GIVEN + 1], *write_options[MAX_GIVEN + 2];
 };
 
 static void cli_release(struct cli *cli)
@@ -206,6 +229,7 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 		case OPT_OUTPUT: cli->output = optarg; break;
 		case OPT_QUIET: cli->quiet = true; break;
 		case OPT_VERBOSE: cli->verbose = true; break;
+		case OPT_NO_NORMALIZE: cli->no_normalize = true; break;
 		case OPT_VIEW:
 		case OPT_SPEC:
 			if ((status = note_option(cli, table[index].name, optarg)))
@@ -221,6 +245,8 @@ static int parse_options(int argc, char **argv, const char *short_opts, struct c
 			return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (cli->no_normalize && strcmp(cli->command, "diff"))
+		return usage_error("%s: --no-normalize is diff's (with -t svg)", cli->command);
 	return 0;
 }
 
@@ -479,22 +505,33 @@ done:
 	return status;
 }
 
-/* `report` is `convert -t report -o -`: the report writer on stdout. */
+/*
+ * `report` is `convert -t report -o -`: the report writer, on stdout unless
+ * -o names a file; or with -t svg (and -o) the flame graph.
+ */
 static int cmd_report(int argc, char **argv)
 {
-	struct cli cli = { .command = "report", .output = "-" };
+	struct cli cli = { .command = "report" };
+	bool svg;
 	int status;
 
-	if ((status = parse_options(argc, argv, ":hf:qv", &cli)) || cli.help ||
+	if ((status = parse_options(argc, argv, ":hf:t:o:qv", &cli)) || cli.help ||
 	    (status = check_reader(cli.from)))
 		goto done;
-	if (cli.to || strcmp(cli.output, "-"))
-		status = usage_error("%s: writes the report to standard output (for a file: "
-				     "convert -t report -o FILE)", "report");
+	svg = cli.to && !strcmp(cli.to, "svg");
+	if (cli.to && !svg && strcmp(cli.to, "report"))
+		status = usage_error("%s: writes report or svg, not '%s' (for other formats: "
+				     "convert -t FMT)", "report", cli.to);
+	else if (svg && !cli.output)
+		status = usage_error("%s: -t svg needs an output (-o OUT, or -o - for standard "
+				     "output)", "report");
 	else if (optind >= argc)
 		status = usage_error("%s: no input given", "report");
-	else
-		status = run_convert(&cli, argv + optind, (size_t)(argc - optind), "report");
+	else {
+		cli.output = cli.output ? cli.output : "-";
+		status = run_convert(&cli, argv + optind, (size_t)(argc - optind),
+				     svg ? "svg" : "report");
+	}
 done:
 	if (cli.help && !status)
 		status = print_help(cli.command);
@@ -537,30 +574,48 @@ static int read_one(struct cli *cli, const char *path, profconv_profile **p)
 	return 0;
 }
 
-/* `diff BASE NEW`: both folded as the folded writer folds them, then compared. */
+/*
+ * `diff BASE NEW`: both folded as the folded writer folds them, then
+ * compared; -t svg takes the svg writer's options instead of folded's.
+ */
 static int cmd_diff(int argc, char **argv)
 {
-	struct cli cli = { .command = "diff", .output = "-" };
+	struct cli cli = { .command = "diff" };
 	profconv_profile *sides[2] = { NULL, NULL };
+	bool svg;
 	char *error = NULL;
-	size_t top;
+	size_t top, nwrite = 0;
 	int status;
 
 	if ((status = parse_options(argc, argv, ":hf:t:o:qv", &cli)) || cli.help ||
 	    (status = check_reader(cli.from)))
 		goto done;
 	top = take_top(&cli);
+	svg = cli.to && !strcmp(cli.to, "svg");
 	if (top == SIZE_MAX)
 		status = usage_error("%s: --top takes a number from 1 to 1000000", "diff");
 	else if (argc - optind != 2)
 		status = usage_error("%s: give two inputs, BASE and NEW", "diff");
-	else if (cli.to && strcmp(cli.to, "report") && strcmp(cli.to, "folded"))
-		status = usage_error("%s: writes report or folded, not '%s'", "diff", cli.to);
-	else if (!(status = split_options(&cli, "folded")) &&
-		 !(status = read_one(&cli, argv[optind], &sides[0])) &&
-		 !(status = read_one(&cli, argv[optind + 1], &sides[1])) &&
-		 profconv_diff_file(sides[0], sides[1], (const char *const *)(argv + optind),
-				    cli.output, cli.to, cli.write_options, top, &error))
+	else if (cli.to && !svg && strcmp(cli.to, "report") && strcmp(cli.to, "folded"))
+		status = usage_error("%s: writes report, folded or svg, not '%s'", "diff", cli.to);
+	else if (svg && !cli.output)
+		status = usage_error("%s: -t svg needs an output (-o OUT, or -o - for standard "
+				     "output)", "diff");
+	else if (cli.no_normalize && !svg)
+		status = usage_error("%s: --no-normalize is for the flame graph (-t svg)", "diff");
+	else
+		status = split_options(&cli, svg ? "svg" : "folded");
+	if (status)
+		goto done;
+	while (cli.write_options[nwrite])
+		nwrite++;
+	if (cli.no_normalize) /* profconv_diff_file's own option, no writer's */
+		cli.write_options[nwrite++] = "no-normalize";
+	cli.write_options[nwrite] = NULL;
+	if (!(status = read_one(&cli, argv[optind], &sides[0])) &&
+	    !(status = read_one(&cli, argv[optind + 1], &sides[1])) &&
+	    profconv_diff_file(sides[0], sides[1], (const char *const *)(argv + optind),
+			       cli.output ? cli.output : "-", cli.to, cli.write_options, top, &error))
 		status = input_error(error);
 done:
 	for (int i = 0; i < 2; i++)

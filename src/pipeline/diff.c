@@ -12,11 +12,19 @@
  *            and new, the change in points, the factor of the self counts
  *            (new / base) and of the shares, and the inclusive shares.
  *            --top N rows (default 20).
+ *   svg      a differential flame graph (writers/flamegraph_svg.h: red
+ *            grew, blue shrank, as flamegraph.pl draws difffolded.pl's
+ *            lines): widths by NEW's counts, changes against BASE's
+ *            scaled to NEW's total unless "no-normalize" is given; the svg
+ *            writer's own options (title, width, minwidth, inverted) go to
+ *            it, the others to the folding.
  *
  * What is lost: everything the folded writer loses (labels other than its
  * root options, other columns, addresses of named frames).
  */
 #include "profconv.h"
+#include "pipeline/options.h"
+#include "writers/flamegraph_svg.h"
 #include "base/index.h"
 #include "base/output.h"
 #include "base/sort.h"
@@ -32,6 +40,7 @@ struct diff_entry {
 	uint64_t count[2];     /* stacks: the counts; functions: self counts */
 	uint64_t inclusive[2]; /* functions: counts of the stacks holding them */
 	uint64_t last_stack;   /* functions: the last stack counted into inclusive */
+	size_t first, depth;   /* stacks: their functions, frames[first, first + depth) */
 };
 
 struct diff_table {
@@ -73,11 +82,19 @@ static uint64_t add_capped(uint64_t a, uint64_t b)
 	return a > (uint64_t)INT64_MAX - b ? (uint64_t)INT64_MAX : a + b;
 }
 
+enum diff_output { DIFF_REPORT, DIFF_FOLDED, DIFF_SVG };
+
 struct diff {
 	struct diff_table stacks, functions;
+	uint32_t *frames; /* each stack's functions (ids), root first, stack after stack */
+	size_t nframes, frames_cap;
 	char *folded[2];
 	size_t size[2];
 	uint64_t total[2];
+	enum diff_output output;
+	const char **fold_options; /* NULL-ended: the folded writer's and the pipeline's */
+	bool normalize;
+	struct pc_ctx ctx; /* the svg writer's options, the error of the write */
 };
 
 /* Counts one side's folded lines "STACK COUNT" into the stack table. */
@@ -107,19 +124,29 @@ static int add_side(struct diff *d, int side, char **error)
 	return 0;
 }
 
-/* Self and inclusive counts per function, from the joined stacks. */
+/* Adds function id to the frames of the stack being split. */
+static void add_frame(struct diff *d, struct diff_entry *stack, size_t id)
+{
+	pc_grow(&d->frames, &d->frames_cap, d->nframes + 1, sizeof(*d->frames));
+	d->frames[d->nframes++] = (uint32_t)id;
+	stack->depth++;
+}
+
+/* Self and inclusive counts per function, and each stack's functions, from the stacks. */
 static void count_functions(struct diff *d)
 {
 	for (size_t s = 0; s < d->stacks.count; s++) {
-		const struct diff_entry *stack = &d->stacks.entries[s];
+		struct diff_entry *stack = &d->stacks.entries[s];
 		const char *frame = stack->text, *end = stack->text + stack->len;
 
+		stack->first = d->nframes;
 		while (frame < end) {
 			const char *semi = memchr(frame, ';', (size_t)(end - frame));
 			const char *frame_end = semi ? semi : end;
 			struct diff_entry *f = table_entry(&d->functions, frame,
 							   (size_t)(frame_end - frame));
 
+			add_frame(d, stack, (size_t)(f - d->functions.entries));
 			if (f->last_stack != s + 1) { /* recursion counts once per stack */
 				f->last_stack = s + 1;
 				for (int side = 0; side < 2; side++)
@@ -223,33 +250,167 @@ static void write_report(const struct diff *d, const char *const names[2], size_
 	free(order);
 }
 
+/* The flame graph's view of the stacks: names are the functions' texts. */
+static int write_svg(struct diff *d, const char *const labels[2], FILE *out)
+{
+	size_t nnames = d->functions.count, nstacks = d->stacks.count;
+	struct pc_flamegraph_name *names = pc_xmalloc((nnames ? nnames : 1) * sizeof(*names));
+	struct pc_flamegraph_diff_stack *stacks =
+		pc_xmalloc((nstacks ? nstacks : 1) * sizeof(*stacks));
+	struct pc_flamegraph_diff graph = {
+		.names = names, .nnames = nnames, .stacks = stacks, .nstacks = nstacks,
+		.labels = { labels[0], labels[1] }, .normalize = d->normalize,
+	};
+	int status;
+
+	for (size_t i = 0; i < nnames; i++)
+		names[i] = (struct pc_flamegraph_name){ d->functions.entries[i].text,
+							d->functions.entries[i].len };
+	for (size_t i = 0; i < nstacks; i++) {
+		const struct diff_entry *e = &d->stacks.entries[i];
+
+		stacks[i] = (struct pc_flamegraph_diff_stack){
+			d->frames + e->first, e->depth, { e->count[0], e->count[1] },
+		};
+	}
+	status = pc_flamegraph_svg_write_diff(&d->ctx, &graph, out);
+	free(names);
+	free(stacks);
+	return status;
+}
+
 static void diff_release(struct diff *d)
 {
 	free(d->stacks.entries);
 	free(d->functions.entries);
+	free(d->frames);
+	free(d->fold_options);
 	pc_index_release(&d->stacks.index);
 	pc_index_release(&d->functions.index);
 	profconv_free(d->folded[0]);
 	profconv_free(d->folded[1]);
 }
 
-static int write_out(const struct diff *d, const char *path, bool report,
-		     const char *const names[2], size_t top, char **error)
+static int write_output(struct diff *d, const char *const names[2], size_t top, FILE *out)
+{
+	switch (d->output) {
+	case DIFF_REPORT:
+		write_report(d, names, top, out);
+		return 0;
+	case DIFF_FOLDED:
+		write_folded(d, out);
+		return 0;
+	case DIFF_SVG:
+	default:
+		return write_svg(d, names, out);
+	}
+}
+
+/* Writes path whole or not at all; -1 with the error in d->ctx.err. */
+static int write_out(struct diff *d, const char *path, const char *const names[2], size_t top)
 {
 	struct pc_output out;
-	struct pc_error err = { 0 };
+
+	if (pc_output_open(&out, path, &d->ctx.err))
+		return -1;
+	if (write_output(d, names, top, out.fp)) {
+		pc_output_abort(&out);
+		return -1;
+	}
+	return pc_output_commit(&out, &d->ctx.err);
+}
+
+static int parse_format(struct diff *d, const char *format)
+{
+	if (!format || !strcmp(format, "report"))
+		d->output = DIFF_REPORT;
+	else if (!strcmp(format, "folded"))
+		d->output = DIFF_FOLDED;
+	else if (!strcmp(format, "svg"))
+		d->output = DIFF_SVG;
+	else
+		return pc_fail(&d->ctx.err, PC_STATUS_USAGE,
+			       "diff: writes folded, report or svg (-t folded, -t report, -t svg)");
+	return 0;
+}
+
+/* Whether writer declares option name (len bytes, no NUL after them). */
+static bool declares(const struct pc_writer *writer, const char *name, size_t len)
+{
+	for (const struct pc_option_spec *spec = writer->options; spec && spec->name; spec++)
+		if (strlen(spec->name) == len && !memcmp(spec->name, name, len))
+			return true;
+	return false;
+}
+
+/* Whether option "name[=value]" is the picture's: the svg writer's, not the folded writer's. */
+static bool is_svg_own(const char *option)
+{
+	size_t len = strcspn(option, "=");
+
+	return declares(pc_writer_find("svg"), option, len) &&
+	       !declares(pc_writer_find("folded"), option, len);
+}
+
+/* Sets option "name[=value]" of the svg writer in d->ctx (checked). */
+static int take_svg_option(struct diff *d, const char *option)
+{
+	char name[64];
+	size_t len = strcspn(option, "=");
+
+	snprintf(name, sizeof(name), "%.*s", (int)len, option);
+	return pc_option_apply(&d->ctx, NULL, pc_writer_find("svg"), name,
+			       option[len] ? option + len + 1 : NULL);
+}
+
+/*
+ * Sorts the caller's options: "no-normalize" (svg only) and the svg
+ * writer's own into d; the rest, for folding both sides, into
+ * d->fold_options (the folded writer refuses what it does not know).
+ */
+static int split_options(struct diff *d, const char *const *options)
+{
+	bool svg = d->output == DIFF_SVG;
+	size_t n = 0, kept = 0;
+
+	while (options && options[n])
+		n++;
+	d->fold_options = pc_xmalloc((n + 1) * sizeof(*d->fold_options));
+	for (size_t i = 0; i < n; i++) {
+		bool no_normalize = !strcmp(options[i], "no-normalize");
+
+		if (no_normalize && !svg)
+			return pc_fail(&d->ctx.err, PC_STATUS_USAGE,
+				       "diff: --no-normalize is for the flame graph (-t svg)");
+		if (no_normalize)
+			d->normalize = false;
+		else if (!svg || !is_svg_own(options[i]))
+			d->fold_options[kept++] = options[i];
+		else if (take_svg_option(d, options[i]))
+			return -1;
+	}
+	d->fold_options[kept] = NULL;
+	return 0;
+}
+
+/* Folds both sides as the folded writer does, joins their stacks, counts functions. */
+static int fold_sides(struct diff *d, const profconv_profile *const sides[2], char **error)
+{
+	for (int side = 0; side < 2; side++)
+		if (profconv_write_memory(sides[side], "folded", d->fold_options,
+					  (void **)&d->folded[side], &d->size[side], error) ||
+		    add_side(d, side, error))
+			return -1;
+	count_functions(d);
+	return 0;
+}
+
+/* The message of d->ctx.err for *error; returns -1. */
+static int give_error(const struct diff *d, char **error)
+{
 	char message[1100];
 
-	if (pc_output_open(&out, path, &err))
-		goto failed;
-	if (report)
-		write_report(d, names, top, out.fp);
-	else
-		write_folded(d, out.fp);
-	if (!pc_output_commit(&out, &err))
-		return 0;
-failed:
-	pc_error_format(&err, message, sizeof(message));
+	pc_error_format(&d->ctx.err, message, sizeof(message));
 	*error = strdup(message);
 	return -1;
 }
@@ -259,25 +420,21 @@ int profconv_diff_file(const profconv_profile *base, const profconv_profile *now
 		       const char *const *options, size_t top, char **error)
 {
 	const profconv_profile *sides[2] = { base, now };
-	struct diff d = { 0 };
-	bool report = !format || !strcmp(format, "report");
+	struct diff d = { .normalize = true };
 	int status = -1;
 
 	*error = NULL;
-	if (!report && strcmp(format, "folded")) {
-		*error = strdup("diff: writes folded or report (-t folded, -t report)");
-		return -1;
-	}
+	pc_ctx_init(&d.ctx);
 	pc_index_init(&d.stacks.index);
 	pc_index_init(&d.functions.index);
-	for (int side = 0; side < 2; side++)
-		if (profconv_write_memory(sides[side], "folded", options, (void **)&d.folded[side],
-					  &d.size[side], error) ||
-		    add_side(&d, side, error))
-			goto out;
-	count_functions(&d);
-	status = write_out(&d, path, report, names, top ? top : DEFAULT_TOP, error);
-out:
+	if (parse_format(&d, format) || split_options(&d, options))
+		status = give_error(&d, error);
+	else if (fold_sides(&d, sides, error))
+		status = -1;
+	else if (write_out(&d, path, names, top ? top : DEFAULT_TOP))
+		status = give_error(&d, error);
+	else
+		status = 0;
 	diff_release(&d);
 	return status;
 }

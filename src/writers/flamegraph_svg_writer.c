@@ -51,6 +51,21 @@
  * "N%" for a share of the width) are left out with their descendants, and
  * counted in a comment; the picture is as tall as the deepest node drawn.
  *
+ * A differential flame graph (writers/flamegraph_svg.h: `profconv diff
+ * -t svg`, as flamegraph.pl draws difffolded.pl's "STACK BASE NEW" lines)
+ * is drawn from folded stacks with a count in BASE and one in NEW, the
+ * names as they are (kinds only from "_[k]"-style suffixes): each box as
+ * wide as NEW's count (a node only in BASE is not drawn) and coloured by
+ * its change, NEW's count less BASE's (BASE's scaled to NEW's total
+ * unless normalize is off): white for none, towards red (grew) or blue
+ * (shrank) in proportion to the largest change of a node but "all" (which
+ * is coloured alike, at most full), a change under 1e-12 of NEW's total
+ * counting as none. Unlike flamegraph.pl, which colours a frame by the
+ * change of its self count, the change is that of the count its width
+ * shows. Tooltips: "NAME (new N, P%; base B, Q%; +C%)", C the change
+ * relative to BASE's (scaled) count, or "new"; without a unit, as folded
+ * text carries none.
+ *
  * Names are UTF-8 with invalid bytes, control characters and XML's
  * non-characters replaced by U+FFFD, then escaped (& < > " '). The output
  * is deterministic and depends only on the tree: nodes are written in
@@ -65,9 +80,12 @@
  * drawn, nor counted in "all"). Addresses, modules and branch stacks are
  * reported by the conversion as parts this format cannot keep.
  */
+#include "writers/flamegraph_svg.h"
 #include "writers/folded_names.h"
 #include "base/sort.h"
 #include "base/utf8.h"
+
+#include <math.h>
 
 #define SVG "svg"
 
@@ -102,7 +120,8 @@ static const char *const kind_class[] = {
 
 /* A distinct path of names from the root. Node 0 is "all". */
 struct fg_node {
-	uint64_t total; /* in the column's unit */
+	uint64_t total; /* in the column's unit (a diff: NEW's count) */
+	uint64_t base;  /* a diff: BASE's count */
 	uint64_t x;     /* from the left, once laid out */
 	uint32_t parent, name, depth;
 	uint32_t hue; /* a hash of the module's name (FG_MODULE) */
@@ -116,9 +135,11 @@ struct fg_key {
 
 struct fg_writer {
 	struct pc_ctx *ctx;
-	const struct pc_model *m;
+	const struct pc_model *m; /* NULL for a diff */
 	size_t column;
 	struct pc_folded_names names;
+	const struct pc_flamegraph_diff *diff; /* NULL but for a differential graph */
+	double max_change;                      /* a diff: the largest of a node but the root */
 
 	struct fg_node *nodes;
 	size_t nnodes, nodes_cap;
@@ -147,6 +168,21 @@ static bool node_equal(const void *ctx, uint32_t id, const void *key_ptr)
 	const struct fg_node *node = &w->nodes[id - 1];
 
 	return node->parent == key->parent && node->name == key->name;
+}
+
+/* The bytes of name id (no NUL after them): a folded name, or a diff's. */
+static const char *name_text(const struct fg_writer *w, uint32_t id, size_t *len)
+{
+	if (w->diff) {
+		*len = w->diff->names[id].len;
+		return w->diff->names[id].text;
+	}
+	return pc_folded_name(&w->names, id, len);
+}
+
+static size_t name_count(const struct fg_writer *w)
+{
+	return w->diff ? w->diff->nnames : w->names.nnames;
 }
 
 static bool has_suffix(const char *s, size_t n, const char *suffix)
@@ -221,7 +257,7 @@ static uint32_t child_of(struct fg_writer *w, uint32_t parent, uint32_t name, ui
 		pc_die_oom(w->nnodes);
 	pc_grow(&w->nodes, &w->nodes_cap, w->nnodes + 1, sizeof(*w->nodes));
 	node = &w->nodes[w->nnodes];
-	text = pc_folded_name(&w->names, name, &name_len);
+	text = name_text(w, name, &name_len);
 	*node = (struct fg_node){
 		.parent = parent,
 		.name = name,
@@ -269,13 +305,19 @@ static int add_sample(struct fg_writer *w, const struct pc_sample *sample, uint6
 	return 0;
 }
 
+/* The tree of "all" alone. */
+static void plant_root(struct fg_writer *w)
+{
+	pc_grow(&w->nodes, &w->nodes_cap, 1, sizeof(*w->nodes));
+	w->nodes[0] = (struct fg_node){ .name = ROOT_NAME, .kind = FG_ROOT };
+	w->nnodes = 1;
+}
+
 static int build_tree(struct fg_writer *w)
 {
 	const struct pc_model *m = w->m;
 
-	pc_grow(&w->nodes, &w->nodes_cap, 1, sizeof(*w->nodes));
-	w->nodes[0] = (struct fg_node){ .name = ROOT_NAME, .kind = FG_ROOT };
-	w->nnodes = 1;
+	plant_root(w);
 	for (size_t i = 0; i < pc_model_nsamples(m) && pc_model_ncolumns(m); i++) {
 		uint64_t count = pc_model_values(m, i)[w->column];
 
@@ -286,13 +328,45 @@ static int build_tree(struct fg_writer *w)
 	return 0;
 }
 
+/* Adds a diff's stack along its path, root first: NEW's count and BASE's. */
+static int add_diff_stack(struct fg_writer *w, const struct pc_flamegraph_diff_stack *stack)
+{
+	struct fg_node *all = &w->nodes[0];
+	uint32_t at = 0;
+
+	if (!stack->nframes)
+		return 0; /* drawn nowhere, so counted nowhere */
+	/* every node's counts are at most the root's */
+	if (all->total > UINT64_MAX - stack->count[1] || all->base > UINT64_MAX - stack->count[0])
+		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
+			       "the counts of a diff add up to more than 2^64-1");
+	all->total += stack->count[1];
+	all->base += stack->count[0];
+	for (size_t i = 0; i < stack->nframes; i++) {
+		at = child_of(w, at, stack->frames[i], 0, 0);
+		w->nodes[at].total += stack->count[1];
+		w->nodes[at].base += stack->count[0];
+	}
+	return 0;
+}
+
+static int build_diff_tree(struct fg_writer *w)
+{
+	plant_root(w);
+	for (size_t i = 0; i < w->diff->nstacks; i++)
+		if (add_diff_stack(w, &w->diff->stacks[i]))
+			return -1;
+	pc_index_release(&w->children);
+	return 0;
+}
+
 /* ---- order: children by name ---- */
 
 static int compare_names(const void *ctx, uint32_t a, uint32_t b)
 {
 	const struct fg_writer *w = ctx;
 	size_t alen, blen;
-	const char *x = pc_folded_name(&w->names, a, &alen), *y = pc_folded_name(&w->names, b, &blen);
+	const char *x = name_text(w, a, &alen), *y = name_text(w, b, &blen);
 	int diff = memcmp(x, y, alen < blen ? alen : blen);
 
 	return diff ? diff : (alen > blen) - (alen < blen);
@@ -304,7 +378,7 @@ static int compare_names(const void *ctx, uint32_t a, uint32_t b)
  */
 static uint32_t *order_children(const struct fg_writer *w, uint32_t *first, uint32_t *count)
 {
-	size_t n = w->nnodes - 1, nnames = w->names.nnames;
+	size_t n = w->nnodes - 1, nnames = name_count(w);
 	uint32_t *by_name = pc_xmalloc((nnames ? nnames : 1) * sizeof(*by_name));
 	uint32_t *rank = pc_xmalloc((nnames ? nnames : 1) * sizeof(*rank));
 	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
@@ -421,12 +495,14 @@ static void put_count(FILE *out, uint64_t value)
 	}
 }
 
-/* What the column's values are called in the tooltips. */
+/* What the column's values are called in the tooltips; NULL for a diff (folded text has none). */
 static const char *unit_word(const struct fg_writer *w)
 {
 	const struct pc_column *column;
 	const char *unit;
 
+	if (w->diff)
+		return NULL;
 	if (!pc_model_ncolumns(w->m))
 		return "samples";
 	column = pc_model_column(w->m, w->column);
@@ -483,6 +559,49 @@ static void put_colour(FILE *out, const struct fg_node *node, uint32_t shade)
 	fprintf(out, "rgb(%u,%u,%u)", r, g, b);
 }
 
+/* ---- a differential graph's changes ---- */
+
+/* BASE's count of node, scaled to NEW's total unless the diff says not to (or one is 0). */
+static double scaled_base(const struct fg_writer *w, const struct fg_node *node)
+{
+	const struct fg_node *all = &w->nodes[0];
+
+	if (!w->diff->normalize || !all->base || !all->total)
+		return (double)node->base;
+	return (double)node->base * (double)all->total / (double)all->base;
+}
+
+/* NEW's count less BASE's (scaled); none under 1e-12 of NEW's total (rounding). */
+static double node_change(const struct fg_writer *w, const struct fg_node *node)
+{
+	double change = (double)node->total - scaled_base(w, node);
+
+	return fabs(change) < 1e-12 * (double)w->nodes[0].total ? 0.0 : change;
+}
+
+/* The largest change of a node but the root: the full colours. */
+static void measure_changes(struct fg_writer *w)
+{
+	for (size_t i = 1; i < w->nnodes; i++)
+		w->max_change = fmax(w->max_change, fabs(node_change(w, &w->nodes[i])));
+}
+
+/*
+ * rgb() of a change, as flamegraph.pl colours differential graphs: white
+ * for none, red for growth, blue for shrinkage, saturated in proportion
+ * to the largest change (full there).
+ */
+static void put_change_colour(FILE *out, double change, double largest)
+{
+	double ratio = largest > 0 ? fmin(fabs(change) / largest, 1.0) : 0.0;
+	unsigned faded = 255 - (unsigned)lround(255.0 * ratio);
+
+	if (change > 0)
+		fprintf(out, "rgb(255,%u,%u)", faded, faded);
+	else
+		fprintf(out, "rgb(%u,%u,255)", faded, faded);
+}
+
 /* ---- the picture ---- */
 
 static double node_pixels(const struct fg_writer *w, const struct fg_node *node)
@@ -502,36 +621,82 @@ static double node_y(const struct fg_writer *w, uint32_t depth)
 	return picture_height(w) - BOTTOM_PAD - (double)(depth + 1) * FRAME_HEIGHT;
 }
 
+/* "N UNIT", or for a diff "N" */
+static void put_amount(const struct fg_writer *w, uint64_t count)
+{
+	const char *unit = unit_word(w);
+
+	put_count(w->out, count);
+	if (unit) {
+		fputc(' ', w->out);
+		put_xml_cstr(w->out, unit);
+	}
+}
+
+/* "N UNIT, P%": count and its share of total. */
+static void put_share(const struct fg_writer *w, uint64_t count, uint64_t total)
+{
+	put_amount(w, count);
+	fprintf(w->out, ", %.2f%%", total ? (double)count * 100.0 / (double)total : 0.0);
+}
+
+/* A diff's "; base B, Q%; +C%": C relative to BASE's scaled count, or "new". */
+static void put_change(const struct fg_writer *w, const struct fg_node *node)
+{
+	double base = scaled_base(w, node);
+
+	fputs("; base ", w->out);
+	put_share(w, node->base, w->nodes[0].base);
+	if (base > 0)
+		fprintf(w->out, "; %+.2f%%", node_change(w, node) * 100.0 / base);
+	else if (node->total)
+		fputs("; new", w->out);
+}
+
+/* The tooltip: "NAME (N UNIT, P%)", for a diff "NAME (new N, P%; base B, Q%; +C%)". */
+static void put_tooltip(const struct fg_writer *w, const struct fg_node *node, const char *name,
+			size_t name_len)
+{
+	fputs("<title>", w->out);
+	put_xml(w->out, name, name_len, SIZE_MAX);
+	fputs(w->diff ? " (new " : " (", w->out);
+	put_share(w, node->total, w->nodes[0].total);
+	if (w->diff)
+		put_change(w, node);
+	fputs(")</title>", w->out);
+}
+
 static void put_node(struct fg_writer *w, const struct fg_node *node)
 {
 	const char *name = "all";
 	size_t name_len = 3;
 	double x = XPAD + (double)node->x * w->scale, width = node_pixels(w, node);
 	double y = node_y(w, node->depth);
-	uint64_t all = w->nodes[0].total;
 	FILE *out = w->out;
 
 	if (node->name != ROOT_NAME)
-		name = pc_folded_name(&w->names, node->name, &name_len);
-	fprintf(out, "<g class=\"%s\" data-x=\"%llu\" data-w=\"%llu\"><title>", kind_class[node->kind],
+		name = name_text(w, node->name, &name_len);
+	fprintf(out, "<g class=\"%s\" data-x=\"%llu\" data-w=\"%llu\">", kind_class[node->kind],
 		(unsigned long long)node->x, (unsigned long long)node->total);
-	put_xml(out, name, name_len, SIZE_MAX);
-	fputs(" (", out);
-	put_count(out, node->total);
-	fputc(' ', out);
-	put_xml_cstr(out, unit_word(w));
-	fprintf(out, ", %.2f%%)</title><rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"",
-		all ? (double)node->total * 100.0 / (double)all : 0.0, x, y, width, BOX_HEIGHT);
-	put_colour(out, node, (uint32_t)pc_hash_bytes(name, name_len, 0x5ade));
+	put_tooltip(w, node, name, name_len);
+	fprintf(out, "<rect x=\"%.2f\" y=\"%.0f\" width=\"%.2f\" height=\"%d\" fill=\"", x, y,
+		width, BOX_HEIGHT);
+	if (w->diff)
+		put_change_colour(out, node_change(w, node), w->max_change);
+	else
+		put_colour(out, node, (uint32_t)pc_hash_bytes(name, name_len, 0x5ade));
 	fprintf(out, "\" rx=\"2\" ry=\"2\"/><text x=\"%.2f\" y=\"%.1f\">", x + TEXT_PAD, y + 10.5);
 	put_fitted(out, name, name_len, width);
 	fputs("</text></g>\n", out);
 }
 
-/* Whether a node is drawn: at least minwidth wide (the root always is). */
+/*
+ * Whether a node is drawn: counted (a diff's may be BASE's alone) and at
+ * least minwidth wide; the root always is.
+ */
 static bool is_drawn(const struct fg_writer *w, const struct fg_node *node)
 {
-	return node == w->nodes || node_pixels(w, node) >= w->minwidth;
+	return node == w->nodes || (node->total && node_pixels(w, node) >= w->minwidth);
 }
 
 struct fg_visit {
@@ -699,15 +864,55 @@ static const char *const script[] = {
 	NULL,
 };
 
-static void put_header(struct fg_writer *w, size_t omitted)
+/* "[TYPE: ]N UNIT": the column and its total. */
+static void put_column_total(const struct fg_writer *w)
 {
 	const struct pc_model *m = w->m;
+
+	if (pc_model_ncolumns(m) && strcmp(pc_str(m, pc_model_column(m, w->column)->type),
+					   unit_word(w))) {
+		put_xml_cstr(w->out, pc_str(m, pc_model_column(m, w->column)->type));
+		fputs(": ", w->out);
+	}
+	put_amount(w, w->nodes[0].total);
+}
+
+/* "NEW: N against BASE: B (scaled to N); red grew, blue shrank" */
+static void put_diff_totals(const struct fg_writer *w)
+{
+	const struct fg_node *all = &w->nodes[0];
+	FILE *out = w->out;
+
+	put_xml_cstr(out, w->diff->labels[1] ? w->diff->labels[1] : "NEW");
+	fputs(": ", out);
+	put_count(out, all->total);
+	fputs(" against ", out);
+	put_xml_cstr(out, w->diff->labels[0] ? w->diff->labels[0] : "BASE");
+	fputs(": ", out);
+	put_count(out, all->base);
+	if (w->diff->normalize && all->base && all->total) {
+		fputs(" (scaled to ", out);
+		put_count(out, all->total);
+		fputc(')', out);
+	}
+	fputs("; red grew, blue shrank", out);
+}
+
+static const char *default_title(const struct fg_writer *w)
+{
+	if (w->diff)
+		return w->inverted ? "Differential Icicle Graph" : "Differential Flame Graph";
+	return w->inverted ? "Icicle Graph" : "Flame Graph";
+}
+
+static void put_header(struct fg_writer *w, size_t omitted)
+{
 	const char *title = pc_option_text(w->ctx, "title");
 	unsigned height = picture_height(w);
 	FILE *out = w->out;
 
 	if (!title)
-		title = w->inverted ? "Icicle Graph" : "Flame Graph";
+		title = default_title(w);
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\" standalone=\"no\"?>\n", out);
 	fprintf(out, "<svg version=\"1.1\" width=\"%u\" height=\"%u\" viewBox=\"0 0 %u %u\" "
 		"xmlns=\"http://www.w3.org/2000/svg\">\n", w->width, height, w->width, height);
@@ -728,14 +933,10 @@ static void put_header(struct fg_writer *w, size_t omitted)
 	put_xml_cstr(out, title);
 	fprintf(out, "</text>\n<text id=\"fg-subtitle\" x=\"%.1f\" y=\"34\" text-anchor=\"middle\">",
 		w->width / 2.0);
-	if (pc_model_ncolumns(m) && strcmp(pc_str(m, pc_model_column(m, w->column)->type),
-					   unit_word(w))) {
-		put_xml_cstr(out, pc_str(m, pc_model_column(m, w->column)->type));
-		fputs(": ", out);
-	}
-	put_count(out, w->nodes[0].total);
-	fputc(' ', out);
-	put_xml_cstr(out, unit_word(w));
+	if (w->diff)
+		put_diff_totals(w);
+	else
+		put_column_total(w);
 	fputs("</text>\n", out);
 	fprintf(out, "<text id=\"fg-unzoom\" class=\"fg-hide\" x=\"%d\" y=\"20\">Reset Zoom</text>\n",
 		XPAD);
@@ -857,6 +1058,23 @@ static int svg_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_out
 	ret = 0;
 out:
 	pc_folded_names_release(&w.names);
+	pc_index_release(&w.children);
+	free(w.nodes);
+	return ret;
+}
+
+int pc_flamegraph_svg_write_diff(struct pc_ctx *ctx, const struct pc_flamegraph_diff *diff,
+				 FILE *out)
+{
+	struct fg_writer w = { .ctx = ctx, .diff = diff, .out = out };
+	int ret = -1;
+
+	pc_index_init(&w.children);
+	if (!parse_options(&w) && !build_diff_tree(&w)) {
+		measure_changes(&w);
+		write_picture(&w);
+		ret = 0;
+	}
 	pc_index_release(&w.children);
 	free(w.nodes);
 	return ret;

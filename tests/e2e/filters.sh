@@ -92,13 +92,13 @@ total=$(perf_count)
 first=$(perf script -i "$data" -F time --ns 2>/dev/null | head -1 | tr -d ' :')
 pid=$(perf script -i "$data" -F pid 2>/dev/null | head -1 | tr -d ' ')
 tid=$(perf script -i "$data" -F comm,tid 2>/dev/null | grep -m1 'worker one' | awk '{print $NF}')
-libc=$(perf script -i "$data" -F ip,dso 2>/dev/null | sed -n 's/.*(\(.*libc\.so[^)]*\)).*/\1/p' | head -1)
+program=$(perf script -i "$data" -F ip,dso 2>/dev/null | sed -n 's/.*(\(.*\/threads\)).*/\1/p' | head -1)
 
 check "--pids" "$(perf_count --pid "$pid")" --pids "$pid,999999"
 check "--tids" "$(perf_count --tid "$tid")" --tids "$tid"
 check "--comms" "$(perf_count --comms 'worker one,fault ü')" --comms 'worker one,fault ü'
-check "--modules (path)" "$(perf_count --dsos "$libc")" --modules "$libc"
-check "--modules (file name)" "$(perf_count --dsos "$libc")" --modules "$(basename "$libc")"
+check "--modules (path)" "$(perf_count --dsos "$program")" --modules "$program"
+check "--modules (file name)" "$(perf_count --dsos "$program")" --modules "$(basename "$program")"
 kernel=$(perf_count --dsos '[kernel.kallsyms]')
 check "--kernel-only" "$kernel" --kernel-only
 check "--user-only" "$((total - kernel))" --user-only
@@ -126,7 +126,7 @@ top_rows() { # FILE [PPROF-OPTION]: "flat cum name" rows of pprof -top
 		awk 'seen {print $1, $4, $6, $7, $8} /flat%/ {seen = 1}'
 }
 for filter in 'focus=one_inner|beta' 'ignore=clock_gettime' 'hide=^cpu_ms$|clock_gettime' \
-	'focus=libc' 'ignore=^main$'; do
+	'focus=kallsyms' 'ignore=^main$'; do
 	name=${filter%%=*} re=${filter#*=}
 	"$profconv" convert -q "--$name" "$re" -t pprof -o "$TMPDIR/f.pb.gz" "$data" ||
 		{ fail "--$name '$re' failed"; continue; }

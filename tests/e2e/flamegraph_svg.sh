@@ -23,7 +23,16 @@
 #       Zoom and Reset Search undo both; an icicle (--inverted) zooms alike;
 #   (d) a 100,000-frame stack renders in under 5 seconds: with a hot stack
 #       beside it, bounded (--minwidth leaves the deep one out and says so);
-#       alone, every level drawn.
+#       alone, every level drawn;
+#   (e) a differential flame graph (profconv diff -t svg; its numbers are
+#       checked in diff.sh) in the browser: BASE "main;hot 100, main;cold
+#       100", NEW with hot twice as hot: it loads without a script error,
+#       hot red and cold blue at the widths of NEW's counts, the tooltip on
+#       hover has both counts, search paints and clears (the red and blue
+#       come back), a click zooms and Reset Zoom undoes it;
+#   (f) report -t svg -o writes the same bytes as convert -t svg; without
+#       -o it is a usage error (exit 2), as is report -t with another
+#       format.
 #
 # Environment (tests/run.sh): PROFCONV, BUILD, SAMPLES, TMPDIR.
 # Exit 0 pass, else fail (a missing tool too: make deps installs them).
@@ -435,13 +444,15 @@ sys.exit(1 if errors else 0)
 PY
 fi
 
-# an icicle: a click on b (40 of 100) in "a;b;c 30, a;b;d 10, a;e 60" zooms the same way
-"$profconv" convert -q --inverted -o "$tmp/abc-inverted.svg" "$tmp/abc.folded" ||
-	failed "abc: --inverted failed"
-cat >"$tmp/icicle.html" <<'HTML'
+# drive NAME SVG: NAME.html holds SVG in an iframe and runs the JavaScript on
+# stdin once it loads, with win, doc, groups (the nodes' <g>) and rows (what
+# to report); after the browser, NAME.got holds the rows, one a line
+drive() {
+	{
+		cat <<HTML
 <!DOCTYPE html>
-<html><head><meta charset="utf-8"><title>icicle test</title></head><body>
-<iframe id="graph" src="abc-inverted.svg" width="1200" height="300"></iframe>
+<html><head><meta charset="utf-8"><title>$1</title></head><body>
+<iframe id="graph" src="$2" width="1200" height="300"></iframe>
 <pre id="result"></pre>
 <script>
 window.addEventListener("load", function () {
@@ -449,19 +460,37 @@ window.addEventListener("load", function () {
   try {
     var win = document.getElementById("graph").contentWindow, doc = win.document;
     var groups = doc.querySelectorAll("#fg-frames > g");
+HTML
+		cat
+		cat <<'HTML'
+  } catch (e) { rows.push(String(e)); }
+  document.getElementById("result").textContent = rows.join("\n");
+});
+</script></body></html>
+HTML
+	} >"$tmp/$1.html"
+	run_browser "file://$tmp/$1.html" "$tmp/$1" || return 1
+	sed -n '/<pre id="result">/,/<\/pre>/p' "$tmp/$1.dom" |
+		sed 's/<pre id="result">//; s/<\/pre>.*//' >"$tmp/$1.got"
+}
+
+# same_rows NAME WHAT: NAME.got holds the rows on stdin, else WHAT fails
+same_rows() {
+	cat >"$tmp/$1.want"
+	cmp -s "$tmp/$1.want" "$tmp/$1.got" || { failed "$2"; diff "$tmp/$1.want" "$tmp/$1.got"; }
+}
+
+# an icicle: a click on b (40 of 100) in "a;b;c 30, a;b;d 10, a;e 60" zooms the same way
+"$profconv" convert -q --inverted -o "$tmp/abc-inverted.svg" "$tmp/abc.folded" ||
+	failed "abc: --inverted failed"
+drive icicle abc-inverted.svg <<'JS' && same_rows icicle "icicle: the zoom on b differs" <<'WANT'
     groups[2].querySelector("rect").dispatchEvent(new win.MouseEvent("click", { bubbles: true }));
     groups.forEach(function (g) {
       var r = g.querySelector("rect");
       rows.push([g.querySelector("title").textContent.split(" ")[0], r.getAttribute("x"),
                  r.getAttribute("y"), r.getAttribute("width"), g.getAttribute("class")].join(" "));
     });
-  } catch (e) { rows.push(String(e)); }
-  document.getElementById("result").textContent = rows.join("\n");
-});
-</script></body></html>
-HTML
-if run_browser "file://$tmp/icicle.html" "$tmp/icicle"; then
-	cat >"$tmp/icicle.want" <<'WANT'
+JS
 all 10.00 40 1180.00 r fg-parent
 a 10.00 56 1180.00 m fg-parent
 b 10.00 72 1180.00 m
@@ -469,10 +498,72 @@ c 10.00 88 885.00 m
 d 895.00 88 295.00 m
 e 482.00 72 708.00 m fg-hide
 WANT
-	sed -n '/<pre id="result">/,/<\/pre>/p' "$tmp/icicle.dom" |
-		sed 's/<pre id="result">//; s/<\/pre>.*//' >"$tmp/icicle.got"
-	cmp -s "$tmp/icicle.want" "$tmp/icicle.got" ||
-		{ failed "icicle: the zoom on b differs"; diff "$tmp/icicle.want" "$tmp/icicle.got"; }
-fi
+
+# --- (e) a differential flame graph in the browser ---
+printf 'main;hot 100\nmain;cold 100\n' >"$tmp/base.folded"
+printf 'main;hot 200\nmain;cold 100\n' >"$tmp/new.folded"
+"$profconv" diff -q -t svg -o "$tmp/diff.svg" "$tmp/base.folded" "$tmp/new.folded" ||
+	failed "diff -t svg failed"
+run_browser "file://$tmp/diff.svg" "$tmp/diff-alone" && grep -q '<svg' "$tmp/diff-alone.dom" ||
+	failed "the diff SVG alone: no <svg> in the browser's DOM"
+# NEW 300: cold 100 of 1180 pixels, hot 200; BASE scaled by 1.5: hot +50, cold -50
+drive diff diff.svg <<'JS' && same_rows diff "the differential flame graph in the browser differs" <<'WANT'
+    function snapshot(label) {
+      groups.forEach(function (g) {
+        var r = g.querySelector("rect");
+        rows.push([label, g.querySelector("title").textContent.split(" ")[0], r.getAttribute("fill"),
+                   r.getAttribute("x"), r.getAttribute("width"), r.getBBox().width.toFixed(2),
+                   g.getAttribute("class")].join(" "));
+      });
+    }
+    function click(element) { element.dispatchEvent(new win.MouseEvent("click", { bubbles: true })); }
+    snapshot("drawn");
+    groups[3].querySelector("rect").dispatchEvent(new win.MouseEvent("mouseover", { bubbles: true }));
+    rows.push("hover " + doc.getElementById("fg-details").textContent);
+    var found = win.fg_search("^hot$");
+    rows.push("search " + found.nodes + " " + doc.getElementById("fg-matched").textContent);
+    snapshot("searched");
+    win.fg_clear();
+    snapshot("cleared");
+    click(groups[3].querySelector("rect"));
+    snapshot("zoomed");
+    click(doc.getElementById("fg-unzoom"));
+    snapshot("unzoomed");
+JS
+drawn all rgb(255,255,255) 10.00 1180.00 1180.00 r
+drawn main rgb(255,255,255) 10.00 1180.00 1180.00 m
+drawn cold rgb(0,0,255) 10.00 393.33 393.33 m
+drawn hot rgb(255,0,0) 403.33 786.67 786.67 m
+hover hot (new 200, 66.67%; base 100, 50.00%; +33.33%)
+search 1 Matched: 66.67%
+searched all rgb(255,255,255) 10.00 1180.00 1180.00 r
+searched main rgb(255,255,255) 10.00 1180.00 1180.00 m
+searched cold rgb(0,0,255) 10.00 393.33 393.33 m
+searched hot rgb(230,0,230) 403.33 786.67 786.67 m fg-match
+cleared all rgb(255,255,255) 10.00 1180.00 1180.00 r
+cleared main rgb(255,255,255) 10.00 1180.00 1180.00 m
+cleared cold rgb(0,0,255) 10.00 393.33 393.33 m
+cleared hot rgb(255,0,0) 403.33 786.67 786.67 m
+zoomed all rgb(255,255,255) 10.00 1180.00 1180.00 r fg-parent
+zoomed main rgb(255,255,255) 10.00 1180.00 1180.00 m fg-parent
+zoomed cold rgb(0,0,255) 10.00 393.33 393.33 m fg-hide
+zoomed hot rgb(255,0,0) 10.00 1180.00 1180.00 m
+unzoomed all rgb(255,255,255) 10.00 1180.00 1180.00 r
+unzoomed main rgb(255,255,255) 10.00 1180.00 1180.00 m
+unzoomed cold rgb(0,0,255) 10.00 393.33 393.33 m
+unzoomed hot rgb(255,0,0) 403.33 786.67 786.67 m
+WANT
+
+# --- (f) report -t svg ---
+"$profconv" report -q -t svg -o "$tmp/report.svg" --title 'R' "$tmp/abc.folded" ||
+	failed "report -t svg failed"
+"$profconv" convert -q -t svg -o "$tmp/convert.svg" --title 'R' "$tmp/abc.folded"
+cmp -s "$tmp/report.svg" "$tmp/convert.svg" || failed "report -t svg differs from convert -t svg"
+for args in "-t svg" "-t pprof -o $tmp/x.pb.gz" "-t svg --top 3 -o $tmp/x.svg"; do
+	# shellcheck disable=SC2086 # the arguments are meant to split
+	"$profconv" report $args "$tmp/abc.folded" >"$tmp/usage.out" 2>/dev/null
+	status=$?
+	[ "$status" = 2 ] && [ ! -s "$tmp/usage.out" ] || failed "report $args: exit $status, not 2"
+done
 
 exit $fail
