@@ -112,7 +112,9 @@ const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long 
 const char *profconv_note(const profconv_profile *p, size_t i);
 
 /*
- * Figures of p's reads and writes, by name: "read_bytes",
+ * Figures of p's reads and writes, by name: "samples" (the samples taken:
+ * the total of the default column, or of its event's samples column when
+ * the default is a weight), "read_bytes",
  * "read_seconds", "finalize_seconds", "write_seconds" (the last write),
  * "threads" (the most threads a read used); 0 for other names.
  */

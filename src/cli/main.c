@@ -7,13 +7,16 @@
 #define _POSIX_C_SOURCE 200809L
 #include "profconv.h"
 
+#include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -419,10 +422,11 @@ static void print_summary(const profconv_profile *p, const struct cli *cli, doub
 	if (symbolize_seconds > 0)
 		snprintf(symbolize, sizeof(symbolize), "; symbolize %.3f s", symbolize_seconds);
 	fprintf(stderr,
-		"profconv: %zu samples, %zu stacks, %zu frames, %zu modules, %zu columns; "
+		"profconv: %.0f samples, %zu distinct stacks, %zu frames, %zu modules, %zu columns; "
 		"wrote %s in %.3f s (read %.1f MB in %.3f s%s, %.0f MB/s; finalize %.3f s%s; "
 		"write %.3f s)\n",
-		profconv_profile_samples(p), profconv_profile_stacks(p), profconv_profile_frames(p),
+		profconv_profile_stat(p, "samples"), profconv_profile_stacks(p),
+		profconv_profile_frames(p),
 		profconv_profile_modules(p), profconv_profile_columns(p), cli->output, seconds,
 		megabytes, read_seconds, on_threads,
 		megabytes / (read_seconds > 1e-6 ? read_seconds : 1e-6),
@@ -445,6 +449,25 @@ static void print_warnings(const profconv_profile *p)
 }
 
 /* Reads every input into one profile and writes it with writer. */
+/* Whether a and b name the same file (through links too). */
+static bool same_file(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	return strcmp(a, "-") && strcmp(b, "-") && !stat(a, &sa) && !stat(b, &sb) &&
+	       sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
+/* Refuses an output that is one of the inputs, before anything is read. */
+static int refuse_input_as_output(const char *output, char **inputs, size_t ninputs)
+{
+	for (size_t i = 0; output && i < ninputs; i++)
+		if (same_file(output, inputs[i]))
+			return usage_error("the output '%s' is the input '%s': it would be overwritten "
+					   "(name another output)", output, inputs[i]);
+	return 0;
+}
+
 static int run_convert(struct cli *cli, char **inputs, size_t ninputs, const char *writer)
 {
 	profconv_profile *p;
@@ -452,6 +475,8 @@ static int run_convert(struct cli *cli, char **inputs, size_t ninputs, const cha
 	char *error = NULL;
 	int status = 0;
 
+	if ((status = refuse_input_as_output(cli->output, inputs, ninputs)))
+		return status;
 	if (!cli->quiet && isatty(STDERR_FILENO) && cli->ngiven < MAX_GIVEN &&
 	    (status = note_option(cli, "progress", NULL)))
 		return status;
@@ -603,7 +628,7 @@ static int cmd_diff(int argc, char **argv)
 				     "output)", "diff");
 	else if (cli.no_normalize && !svg)
 		status = usage_error("%s: --no-normalize is for the flame graph (-t svg)", "diff");
-	else
+	else if (!(status = refuse_input_as_output(cli.output, argv + optind, 2)))
 		status = split_options(&cli, svg ? "svg" : "folded");
 	if (status)
 		goto done;
@@ -654,44 +679,115 @@ done:
 	return status;
 }
 
-static void print_format(const char *name, int width, const char *direction, int writing)
+/* The widths of the formats table's name and extensions columns. */
+struct formats_table {
+	int name, extensions;
+};
+
+/* A format's file name endings, ", "-separated ("-" when it has none). */
+static void extensions_of(const char *name, int writing, char *buf, size_t size)
 {
 	const char *extension;
+	size_t used = 0;
 
-	printf("%-*s %-6s %s", width, name, direction, profconv_format_summary(name, writing));
-	for (size_t i = 0; (extension = profconv_format_extension(name, writing, i)); i++)
-		printf("%s%s", i ? ", " : " (", extension);
-	puts(profconv_format_extension(name, writing, 0) ? ")" : "");
+	buf[0] = '\0';
+	for (size_t i = 0; (extension = profconv_format_extension(name, writing, i)) &&
+			   used < size; i++)
+		used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", extension);
+	if (!used)
+		snprintf(buf, size, "-");
 }
 
-/* One line per reader and per writer, in aligned columns. */
+/* Its options, wrapped under the summary: "--pid, --top N, ...". */
+static void print_format_options(const char *name, int writing, int indent)
+{
+	const char *option, *value;
+	int column = 0;
+
+	for (size_t i = 0; (option = profconv_option(name, writing, i, &value, NULL)); i++) {
+		int len = (int)strlen(option) + 2 + (value ? (int)strlen(value) + 1 : 0);
+
+		if (!i || column + len + 2 > 79 - indent) {
+			printf(i ? ",\n%*s" : "%*soptions: ", i ? indent + 9 : indent, "");
+			column = 0;
+		} else {
+			fputs(", ", stdout);
+			column += 2;
+		}
+		printf("--%s%s%s", option, value ? " " : "", value ? value : "");
+		column += len;
+	}
+	if (column)
+		putchar('\n');
+}
+
+static void print_format(const char *name, const struct formats_table *t, int writing)
+{
+	char extensions[160];
+
+	extensions_of(name, writing, extensions, sizeof(extensions));
+	printf("%-*s  %-5s  %-*s  %s\n", t->name, name, writing ? "write" : "read",
+	       t->extensions, extensions, profconv_format_summary(name, writing));
+	print_format_options(name, writing, t->name + 2 + 5 + 2);
+}
+
+/* formats: every reader, then every writer, in aligned columns, with their options. */
 static int cmd_formats(void)
 {
+	struct formats_table t = { (int)strlen("FORMAT"), (int)strlen("EXTENSIONS") };
 	const char *name;
-	int can_read, can_write, width = 0;
+	char extensions[160];
+	int can[2];
 
-	for (size_t i = 0; (name = profconv_format(i, NULL, NULL)); i++)
-		if ((int)strlen(name) > width)
-			width = (int)strlen(name);
-	for (size_t i = 0; (name = profconv_format(i, &can_read, NULL)); i++)
-		if (can_read)
-			print_format(name, width, "read", 0);
-	for (size_t i = 0; (name = profconv_format(i, NULL, &can_write)); i++)
-		if (can_write)
-			print_format(name, width, "write", 1);
+	for (size_t i = 0; (name = profconv_format(i, &can[0], &can[1])); i++)
+		for (int writing = 0; writing < 2; writing++) {
+			if (!can[writing])
+				continue;
+			extensions_of(name, writing, extensions, sizeof(extensions));
+			t.name = (int)strlen(name) > t.name ? (int)strlen(name) : t.name;
+			t.extensions = (int)strlen(extensions) > t.extensions ? (int)strlen(extensions)
+									      : t.extensions;
+		}
+	printf("%-*s  %-5s  %-*s  %s\n", t.name, "FORMAT", "", t.extensions, "EXTENSIONS",
+	       "WHAT");
+	for (int writing = 0; writing < 2; writing++)
+		for (size_t i = 0; (name = profconv_format(i, &can[0], &can[1])); i++)
+			if (can[writing])
+				print_format(name, &t, writing);
+	puts("\nEvery read and write also takes the options of 'profconv convert --help'\n"
+	     "(--event, --strict, the filters, --symbols, ...).");
 	return 0;
 }
 
-int main(int argc, char **argv)
+static const char commands_text[] = "convert, report, info, diff, formats, help";
+
+/* help [TOPIC]: the usage, or a command's options; an unknown topic is a usage error. */
+static int cmd_help(int argc, char **argv)
+{
+	static const char *const topics[] = { "convert", "report", "info", "diff", "formats" };
+	const char *topic = argc > 2 ? argv[2] : NULL;
+
+	if (argc > 3)
+		return usage_error("help: takes at most one topic (%s)", commands_text);
+	for (size_t i = 0; topic && i < sizeof(topics) / sizeof(topics[0]); i++)
+		if (!strcmp(topic, topics[i]))
+			return print_help(!strcmp(topic, "formats") ? NULL : topic);
+	if (topic)
+		return usage_error("help: no topic '%s' (topics: convert, report, info, diff, "
+				   "formats)", topic);
+	return print_help(NULL);
+}
+
+static int run_command(int argc, char **argv)
 {
 	const char *command = argc > 1 ? argv[1] : NULL;
 
 	if (!command)
-		return usage_error("no command given");
+		return usage_error("no command given (%s)", commands_text);
 	if (!strcmp(command, "--help") || !strcmp(command, "-h"))
 		return print_help(NULL);
 	if (!strcmp(command, "help"))
-		return print_help(argc > 2 ? argv[2] : NULL);
+		return cmd_help(argc, argv);
 	if (!strcmp(command, "--version")) {
 		printf("profconv %s\n", profconv_version());
 		return 0;
@@ -706,5 +802,64 @@ int main(int argc, char **argv)
 		return cmd_diff(argc - 1, argv + 1);
 	if (!strcmp(command, "formats"))
 		return argc == 2 ? cmd_formats() : usage_error("%s: takes no arguments", "formats");
-	return usage_error("unknown command '%s'", command);
+	return usage_error("unknown command '%s' (commands: %s)", command, commands_text);
+}
+
+/*
+ * A signal ends the run: the temporary files of the outputs being written
+ * go, and the exit status is 128 + the signal's number, as a shell says.
+ */
+static void on_signal(int sig)
+{
+	profconv_remove_temporaries();
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction action;
+
+	memset(&action, 0, sizeof(action));
+	action.sa_handler = on_signal;
+	sigemptyset(&action.sa_mask);
+	for (size_t i = 0; i < sizeof(signals) / sizeof(signals[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored by who started us (nohup) stays ignored */
+		if (!sigaction(signals[i], NULL, &old) && old.sa_handler != SIG_IGN)
+			sigaction(signals[i], &action, NULL);
+	}
+}
+
+/*
+ * Standard output is checked at the end of every command: a write that
+ * failed (a full disk, a closed stdout) makes the run fail, even when
+ * what failed was --help or formats.
+ */
+static int check_stdout(int status)
+{
+	bool failed = ferror(stdout) != 0; /* an earlier write failed */
+	int err = 0;
+
+	if (fflush(stdout)) {
+		failed = true;
+		err = errno;
+	}
+	/* a closed stdout that nothing was written to is no failure */
+	if (fclose(stdout) && errno != EBADF) {
+		failed = true;
+		err = err ? err : errno;
+	}
+	if (!failed || status) /* a failed run has said why */
+		return status;
+	fprintf(stderr, "profconv: cannot write standard output: %s\n",
+		err ? strerror(err) : "a write failed");
+	return EXIT_INPUT;
+}
+
+int main(int argc, char **argv)
+{
+	catch_signals();
+	return check_stdout(run_command(argc, argv));
 }

@@ -374,8 +374,21 @@ size_t profconv_profile_columns(const profconv_profile *p)
 	return pc_model_ncolumns(p->model);
 }
 
+/* The samples taken: the total of the column a sample-listing output counts. */
+static double samples_taken(const struct pc_model *m)
+{
+	size_t column = pc_model_default_count_column(m);
+	double total = 0;
+
+	for (size_t i = 0; column < pc_model_ncolumns(m) && i < pc_model_nsamples(m); i++)
+		total += (double)pc_model_values(m, i)[column];
+	return total;
+}
+
 double profconv_profile_stat(const profconv_profile *p, const char *name)
 {
+	if (!strcmp(name, "samples"))
+		return samples_taken(p->model);
 	if (!strcmp(name, "read_bytes"))
 		return (double)p->read_bytes;
 	if (!strcmp(name, "read_seconds"))

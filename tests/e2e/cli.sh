@@ -26,8 +26,10 @@ expect_stdout "--help" '^usage: profconv convert'
 check "--version" 0 "$PROFCONV" --version
 expect_stdout "--version" '^profconv [0-9]+\.[0-9]+\.[0-9]+$'
 check "formats" 0 "$PROFCONV" formats
-expect_stdout "formats lists spt" '^spt +read +Microsoft SPGO .*\(\.spt\)$'
-expect_stdout "formats lists pprof" '^pprof +write .*\(\.pb\.gz, \.pprof\)$'
+expect_stdout "formats lists spt" '^spt +read +\.spt +Microsoft SPGO'
+expect_stdout "formats lists pprof" '^pprof +write +\.pb\.gz, \.pprof +gzipped pprof'
+expect_stdout "formats lists folded's options" '^ +options: --pid, --tid, --kernel, --jit, --addrs$'
+expect_stdout "formats has a header" '^FORMAT +EXTENSIONS +WHAT$'
 
 check "no command" 2 "$PROFCONV"
 check "unknown command" 2 "$PROFCONV" frobnicate
@@ -67,7 +69,7 @@ cmp -s "$TMPDIR/a.pb.gz" "$TMPDIR/b.pb.gz" || { echo "FAIL: stdin/stdout output 
 check "deterministic" 0 "$PROFCONV" convert -o "$TMPDIR/c.pprof" "$demo"
 cmp -s "$TMPDIR/a.pb.gz" "$TMPDIR/c.pprof" || { echo "FAIL: second conversion differs"; fail=1; }
 check "verbose summary" 0 "$PROFCONV" convert -v -o "$TMPDIR/d.dump" "$demo"
-expect_stderr "verbose summary" '^profconv: [0-9]+ samples, .* wrote .*d\.dump in'
+expect_stderr "verbose summary" '^profconv: [0-9]+ samples, [0-9]+ distinct stacks, [0-9]+ frames, [0-9]+ modules, .* wrote .*d\.dump in'
 check "quiet" 0 "$PROFCONV" convert -q -o "$TMPDIR/e.dump" "$demo"
 [ ! -s "$TMPDIR/stderr" ] || { echo "FAIL: -q printed something"; fail=1; }
 check "two inputs merge" 0 "$PROFCONV" convert -o "$TMPDIR/twice.dump" "$demo" "$demo"

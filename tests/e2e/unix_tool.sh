@@ -4,6 +4,13 @@
 #   - a replaced output keeps its mode (0600, 0444 stay), a symlink output
 #     stays a link and its target is replaced (also a relative link in
 #     another directory, and a dangling one, whose target is created);
+#   - an output that is an input (also through a symlink; convert,
+#     report, diff) is refused, exit 2, the input untouched;
+#   - help with an unknown topic and an unknown command exit 2 naming the
+#     valid ones; every command whose standard output cannot be written
+#     (/dev/full, closed) exits 1 with one message;
+#   - SIGTERM and SIGHUP while the output is written remove its temporary
+#     file, and the exit status is 128 + the signal's number;
 #   - gzip output (pprof) to a terminal is refused as gzip refuses it,
 #     naming -o, exit 1, nothing written (a pty from script(1));
 #   - a NUL byte in a perf symbol name becomes U+FFFD in folded output,
@@ -52,6 +59,69 @@ if command -v script >/dev/null 2>&1; then
 else
 	fail "script(1) (util-linux) is missing: cannot make a terminal"
 fi
+
+# --- an output that is an input is refused before anything is read ---
+cp "$input" in.perf.txt && ln -sf in.perf.txt in-link.txt
+sum=$(cksum <in.perf.txt)
+for args in "convert -t folded -o in.perf.txt in.perf.txt" "convert -t folded -o in-link.txt in.perf.txt" \
+	"report -o in.perf.txt in.perf.txt" "diff -t folded -o in.perf.txt $input in.perf.txt"; do
+	# shellcheck disable=SC2086 # the words are the arguments
+	"$profconv" $args >/dev/null 2>same.err
+	status=$?
+	[ "$status" = 2 ] || fail "$args: exit $status, want 2"
+	grep -q "is the input" same.err || fail "$args: $(head -1 same.err)"
+	[ "$(cksum <in.perf.txt)" = "$sum" ] || { fail "$args: the input changed"; cp "$input" in.perf.txt; }
+done
+
+# --- usage and standard output ---
+"$profconv" help nosuch 2>help.err
+[ $? = 2 ] || fail "help nosuch does not exit 2"
+grep -q 'convert, report, info, diff, formats' help.err || fail "help nosuch: $(head -1 help.err)"
+"$profconv" nosuch 2>cmd.err
+[ $? = 2 ] || fail "an unknown command does not exit 2"
+grep -q 'commands: convert' cmd.err || fail "unknown command: $(head -1 cmd.err)"
+"$profconv" help diff | grep -q 'no-normalize' || fail "help diff does not print diff's options"
+for args in "formats" "info $input" "--help" "help convert" "--version" "report $input"; do
+	# shellcheck disable=SC2086
+	"$profconv" $args >/dev/full 2>full.err
+	status=$?
+	[ "$status" = 1 ] || fail "$args >/dev/full: exit $status, want 1"
+	[ "$(grep -c . full.err)" = 1 ] || fail "$args >/dev/full: not one message: $(cat full.err)"
+	# shellcheck disable=SC2086
+	"$profconv" $args >&- 2>closed.err
+	status=$?
+	[ "$status" = 1 ] || fail "$args with stdout closed: exit $status, want 1"
+done
+"$profconv" convert -q -t folded -o quiet.folded "$input" >&- || fail "a convert writing nothing to a closed stdout failed"
+
+# --- a signal during the write removes the temporary file, exit 128+N ---
+# (TERM and HUP: a background job of a script ignores INT, and profconv
+# keeps a signal ignored as nohup leaves it.)
+big=$TMPDIR/big.perf.txt
+"${PERFGEN:-$(dirname "$profconv")/tools/perfgen}" --random 1 --bytes 100000000 "$big" ||
+	fail "perfgen failed"
+for pair in TERM:15 HUP:1; do
+	signal=${pair%:*} number=${pair#*:}
+	mkdir -p "sig$signal" && rm -f "sig$signal"/* "sig$signal"/.[!.]* 2>/dev/null
+	"$profconv" convert -q -o "sig$signal/out.cpuprofile" "$big" &
+	pid=$!
+	tries=0
+	until ls -A "sig$signal" | grep -q '^\.out\.cpuprofile\.'; do
+		tries=$((tries + 1))
+		[ $tries -lt 200000 ] && kill -0 $pid 2>/dev/null || break
+	done
+	kill -"$signal" $pid 2>/dev/null
+	wait $pid
+	status=$?
+	if [ -e "sig$signal/out.cpuprofile" ]; then
+		echo "note: the write ended before SIG$signal came; not checked"
+		continue
+	fi
+	[ "$status" = $((128 + number)) ] || fail "SIG$signal: exit $status, want $((128 + number))"
+	left=$(ls -A "sig$signal")
+	[ -z "$left" ] || fail "SIG$signal left files: $left"
+done
+rm -f "$big"
 
 # --- names no folded line can hold (NUL, CR, LF) still read back ---
 printf 'prog 1 [000] 1.000000: 1 cpu-clock:\n\t1000 fo\000o+0x1 (/bin/x)\n\t2000 main+0x2 (/bin/x)\n\n' >nul.perf.txt
