@@ -520,12 +520,15 @@ void pc_model_set_default_column(struct pc_model *m, int column)
 }
 
 /* A new row of zeros (or a copy of from's counts); returns its index. */
+/* A new row of counts, a copy of from (which may be a row of m's: it is copied first). */
 static uint32_t new_row(struct pc_model *m, const uint64_t *from)
 {
-	uint64_t *row;
+	uint64_t copy[PC_MAX_COLUMNS], *row;
 
 	if (m->nrows >= PC_ROW_SHARED)
 		pc_die_oom(m->nrows);
+	if (from) /* pc_grow may move m->values, and from with it */
+		from = memcpy(copy, from, m->value_stride * sizeof(*copy));
 	pc_grow(&m->values, &m->rows_cap, m->nrows + 1,
 		(m->value_stride ? m->value_stride : 1) * sizeof(*m->values));
 	row = m->values + m->nrows * m->value_stride;
