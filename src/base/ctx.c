@@ -1,4 +1,4 @@
-/* ctx.c - counted warnings of one run, and what it may use. */
+/* ctx.c - counted warnings and notices of one run, and what it may use. */
 #define _DEFAULT_SOURCE 1 /* _SC_NPROCESSORS_ONLN */
 #include "base/ctx.h"
 
@@ -126,27 +126,47 @@ static struct pc_warning *find_or_add(struct pc_ctx *ctx, const char *key)
 	return &ctx->warnings[ctx->nwarnings++];
 }
 
-int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
+/* Counts one message of the kind fmt, keeping the first text of each kind. */
+static void record(struct pc_ctx *ctx, const char *format, const char *fmt, const char *text,
+		   bool notice)
 {
 	struct pc_warning *warning = find_or_add(ctx, fmt);
+
+	if (!warning) {
+		ctx->dropped_warnings++;
+	} else if (warning->count++ == 0) {
+		snprintf(warning->text, sizeof(warning->text), "%s%s%s",
+			 format ? format : "", format ? ": " : "", text);
+		warning->notice = notice;
+	}
+}
+
+int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
+{
 	char text[200];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
-	if (!warning) {
-		ctx->dropped_warnings++;
-	} else if (warning->count++ == 0) {
-		snprintf(warning->text, sizeof(warning->text), "%s%s%s",
-			 format ? format : "", format ? ": " : "", text);
-	}
-	if (ctx->opt.strict) {
+	if (ctx->opt.strict) { /* the error says it: not a warning too */
 		pc_fail(&ctx->err, PC_STATUS_INPUT, "%s (an error with --strict)", text);
 		ctx->err.format = format;
 		return -1;
 	}
+	record(ctx, format, fmt, text, false);
 	return 0;
+}
+
+void pc_notice(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
+{
+	char text[200];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	record(ctx, format, fmt, text, true);
 }
 
 void pc_ctx_clear_warnings(struct pc_ctx *ctx)
@@ -177,8 +197,10 @@ void pc_ctx_add_warnings(struct pc_ctx *ctx, const struct pc_ctx *from)
 			ctx->dropped_warnings += w->count;
 			continue;
 		}
-		if (!to->count)
+		if (!to->count) {
 			memcpy(to->text, w->text, sizeof(to->text));
+			to->notice = w->notice;
+		}
 		to->count += w->count;
 	}
 }

@@ -16,6 +16,7 @@ struct pc_warning {
 	const char *key;   /* the format string: identical kinds are counted */
 	char text[256];    /* the first occurrence, formatted */
 	uint64_t count;
+	bool notice;       /* recorded by pc_notice: never an error (see below) */
 };
 
 /*
@@ -41,7 +42,7 @@ struct pc_option_spec {
 
 /* Options of the run that every stage may consult (the pipeline's own). */
 struct pc_options {
-	bool strict;   /* warnings about lost data become errors */
+	bool strict;   /* warnings about lost data (pc_warn) become errors */
 	bool quiet;    /* print nothing but errors */
 	bool verbose;  /* print a one-line summary */
 	bool progress; /* draw a progress bar on stderr for large inputs */
@@ -76,10 +77,29 @@ struct pc_ctx {
 void pc_ctx_init(struct pc_ctx *ctx);
 
 /*
- * Records a warning of the given format (e.g. "spt"). Returns 0, or -1
- * with ctx->err set when --strict turns warnings into errors.
+ * Two kinds of counted message, printed alike ("profconv: warning: FMT:
+ * TEXT"):
+ *
+ * pc_warn says that data is lost: content of the input that the output
+ * format could hold is dropped, clipped, altered or approximated
+ * ("3 samples without a call stack are lost", "invalid UTF-8 in names is
+ * written as U+FFFD", stacks reconstructed from caller/callee pairs).
+ * It records the warning and returns 0; with --strict it records nothing
+ * and returns -1 with ctx->err set to the message (so the message is said
+ * once, as the error).
+ *
+ * pc_notice says what the user chose by choosing the output format or an
+ * option (the parts or columns a format cannot hold by its nature, sample
+ * times it has no field for) or gives information and advice ("no
+ * --binary given: writing 'app'"). It is recorded like a warning, and
+ * never an error, --strict or not.
+ *
+ * format names the reader or writer (e.g. "spt"), NULL for none. Messages
+ * of one fmt are one kind: counted, with the text of the first kept.
  */
 int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
+	PC_PRINTF(3, 4);
+void pc_notice(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 	PC_PRINTF(3, 4);
 
 /*

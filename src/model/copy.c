@@ -210,18 +210,70 @@ static uint32_t map_branches(struct merge *mg, uint32_t id)
 	return pc_model_add_branches(mg->copy.dst, mg->branches, n);
 }
 
+/*
+ * A column of samples of no named event: folded stacks and Sampler traces
+ * make "samples" (event "samples"), as they cannot say what was sampled.
+ */
+static bool is_unnamed_samples(const struct pc_model *m, const struct pc_column *column)
+{
+	return column->role == PC_ROLE_SAMPLES && column->event == column->type &&
+	       !strcmp(pc_str(m, column->type), "samples");
+}
+
+/*
+ * The column of into that unnamed samples join: the samples column of
+ * into's default event, else its first samples column of a named event;
+ * -1 when it has none.
+ */
+static int named_samples_column(const struct pc_model *into)
+{
+	size_t counted = pc_model_default_count_column(into);
+
+	if (counted < pc_model_ncolumns(into) &&
+	    pc_model_column(into, counted)->role == PC_ROLE_SAMPLES &&
+	    !is_unnamed_samples(into, pc_model_column(into, counted)))
+		return (int)counted;
+	for (size_t c = 0; c < pc_model_ncolumns(into); c++)
+		if (pc_model_column(into, c)->role == PC_ROLE_SAMPLES &&
+		    !is_unnamed_samples(into, pc_model_column(into, c)))
+			return (int)c;
+	return -1;
+}
+
+static int add_column_of(struct pc_model *into, const struct pc_model *from, size_t c)
+{
+	const struct pc_column *column = pc_model_column(from, c);
+
+	return pc_model_add_event_column(into, pc_str(from, column->type),
+					  pc_str(from, column->unit), pc_str(from, column->event),
+					  column->role);
+}
+
+/*
+ * Maps from's columns onto into's, by name (new ones added), but for
+ * unnamed samples (is_unnamed_samples): those share the samples column of
+ * a named event when either model has one (merged inputs share the column
+ * of the same meaning), which then becomes the default, as the one column
+ * that holds every input's counts.
+ */
 static int map_columns(struct pc_model *into, const struct pc_model *from, int *column_map)
 {
-	for (size_t c = 0; c < pc_model_ncolumns(from); c++) {
-		const struct pc_column *column = pc_model_column(from, c);
+	int shared = -1;
 
-		column_map[c] = pc_model_add_event_column(into, pc_str(from, column->type),
-							  pc_str(from, column->unit),
-							  pc_str(from, column->event), column->role);
-		if (column_map[c] < 0)
+	for (size_t c = 0; c < pc_model_ncolumns(from); c++)
+		if (!is_unnamed_samples(from, pc_model_column(from, c)) &&
+		    (column_map[c] = add_column_of(into, from, c)) < 0)
+			return -1;
+	for (size_t c = 0; c < pc_model_ncolumns(from); c++) {
+		if (!is_unnamed_samples(from, pc_model_column(from, c)))
+			continue;
+		column_map[c] = shared = named_samples_column(into);
+		if (shared < 0 && (column_map[c] = add_column_of(into, from, c)) < 0)
 			return -1;
 	}
-	if (pc_model_default_column(into) < 0 && pc_model_default_column(from) >= 0)
+	if (shared >= 0)
+		pc_model_set_default_column(into, shared);
+	else if (pc_model_default_column(into) < 0 && pc_model_default_column(from) >= 0)
 		pc_model_set_default_column(into, column_map[pc_model_default_column(from)]);
 	if (pc_model_arc_self_column(into) < 0 && pc_model_arc_self_column(from) >= 0)
 		pc_model_set_arc_columns(into, column_map[pc_model_arc_self_column(from)],

@@ -39,6 +39,15 @@
  * Order: nodes in the finalized order of src's samples and callees in the
  * finalized order of its arcs, which are both by content, so the output
  * does not depend on the order the input was read in.
+ *
+ * Every warning here is a loss (pc_warn: an error with --strict): the
+ * walk warns of what it left out or made up, and pc_model_reconstruct_stacks
+ * (not the _limited variant the tests call) warns that the stacks are
+ * approximate when they are: when a function's exclusive count was split
+ * among several paths, or scaled, by the method's assumption that a
+ * function's callees share its calls in proportion. A function that ends
+ * on one path with all of its exclusive count (a call tree, a summary
+ * without callers) is exact, and says nothing.
  */
 #include "model/reconstruct.h"
 
@@ -69,6 +78,7 @@ struct rc_step {
  */
 struct rc_path {
 	uint32_t parent;        /* index + 1 of the path without the leaf, 0 = none */
+	uint32_t node;          /* the leaf's */
 	uint32_t frame, labels; /* the leaf's, dst ids */
 	double weight;          /* the leaf's exclusive share */
 };
@@ -80,6 +90,7 @@ struct reconstruction {
 	size_t self_column, total_column;
 	size_t max_paths, npaths;
 	bool stopped;          /* the path limit was reached */
+	bool say_approximate;  /* warn when the stacks are approximate */
 	double min_value;      /* paths below it are not expanded */
 	uint64_t total;        /* the exclusive counts of all nodes */
 
@@ -251,6 +262,7 @@ static uint32_t add_path(struct reconstruction *r, uint32_t parent, uint32_t nod
 	pc_grow(&r->paths, &r->paths_cap, r->npaths + 1, sizeof(*r->paths));
 	r->paths[r->npaths] = (struct rc_path){
 		.parent = parent,
+		.node = node,
 		.frame = r->copy.frame_map[leaf->frame],
 		.labels = r->copy.labelset_map[leaf->labels],
 		.weight = weight,
@@ -481,12 +493,35 @@ static int tree_round(const struct reconstruction *r, struct rc_tree *t)
 	return 0;
 }
 
+/*
+ * The functions whose exclusive count the stacks do not hold as it is, on
+ * one path: split among several paths, or scaled by the method.
+ */
+static size_t approximated(const struct reconstruction *r, const uint64_t *share)
+{
+	uint64_t *sum = pc_xcalloc(r->nnodes ? r->nnodes : 1, sizeof(*sum));
+	uint32_t *paths = pc_xcalloc(r->nnodes ? r->nnodes : 1, sizeof(*paths));
+	size_t count = 0;
+
+	for (size_t i = 0; i < r->npaths; i++) {
+		if (!share[i])
+			continue;
+		sum[r->paths[i].node] += share[i]; /* shares add up to the total: no overflow */
+		paths[r->paths[i].node]++;
+	}
+	for (size_t n = 0; n < r->nnodes; n++)
+		count += paths[n] > 1 || sum[n] != r->nodes[n].self;
+	free(sum);
+	free(paths);
+	return count;
+}
+
 /* Rounds the paths' weights to the total and adds them as dst's samples. */
 static int add_samples(struct reconstruction *r)
 {
 	struct rc_tree tree;
 	uint32_t *frames = NULL;
-	size_t frames_cap = 0;
+	size_t frames_cap = 0, approximate;
 	int ret = 0;
 
 	tree_build(r, &tree);
@@ -501,6 +536,10 @@ static int add_samples(struct reconstruction *r)
 		sample.stack = path_stack(r, (uint32_t)i, &frames, &frames_cap);
 		pc_model_add_sample(r->dst, &sample, 0, tree.share[i]);
 	}
+	if (!ret && r->say_approximate && (approximate = approximated(r, tree.share)))
+		ret = pc_warn(r->ctx, RECONSTRUCT, "stacks reconstructed from caller/callee pairs "
+			      "(VsPerfView method) are approximate: the exclusive counts of %zu "
+			      "function(s) are split among call paths in proportion", approximate);
 	tree_release(&tree);
 	free(frames);
 	return ret;
@@ -531,10 +570,11 @@ static int add_column(struct reconstruction *r)
 	return column;
 }
 
-int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_model *src,
-					struct pc_model *dst, size_t max_paths)
+static int reconstruct(struct pc_ctx *ctx, const struct pc_model *src, struct pc_model *dst,
+		       size_t max_paths, bool say_approximate)
 {
-	struct reconstruction r = { .ctx = ctx, .src = src, .dst = dst, .max_paths = max_paths };
+	struct reconstruction r = { .ctx = ctx, .src = src, .dst = dst, .max_paths = max_paths,
+				    .say_approximate = say_approximate };
 	size_t orphans, inconsistent;
 	int ret = -1;
 
@@ -563,8 +603,14 @@ out:
 	return ret;
 }
 
+int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_model *src,
+					struct pc_model *dst, size_t max_paths)
+{
+	return reconstruct(ctx, src, dst, max_paths, false);
+}
+
 int pc_model_reconstruct_stacks(struct pc_ctx *ctx, const struct pc_model *src,
 				struct pc_model *dst)
 {
-	return pc_model_reconstruct_stacks_limited(ctx, src, dst, PC_RECONSTRUCT_MAX_PATHS);
+	return reconstruct(ctx, src, dst, PC_RECONSTRUCT_MAX_PATHS, true);
 }

@@ -46,7 +46,11 @@ bool pc_model_has_arc_data(const struct pc_model *src);
  */
 int pc_model_reconstruct_stacks(struct pc_ctx *ctx, const struct pc_model *src,
 				struct pc_model *dst);
-/* The same with another limit on the paths walked (tests use small ones). */
+/*
+ * The same with another limit on the paths walked (tests use small ones),
+ * without the warning that the stacks are approximate: for callers that
+ * say so themselves (the report's tree) and tests.
+ */
 int pc_model_reconstruct_stacks_limited(struct pc_ctx *ctx, const struct pc_model *src,
 					struct pc_model *dst, size_t max_paths);
 

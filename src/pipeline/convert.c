@@ -2,6 +2,7 @@
 #include "pipeline/convert.h"
 #include "model/reconstruct.h"
 #include "pipeline/filter.h"
+#include "model/copy.h"
 
 
 unsigned pc_model_parts(const struct pc_model *m)
@@ -40,12 +41,152 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size)
 						 used ? ", " : "", names[i]);
 }
 
+/* A 0-byte input is an error, decided here for every reader, before detection. */
+static int refuse_empty(struct pc_ctx *ctx, struct pc_input *in)
+{
+	const uint8_t *data;
+
+	if (pc_input_fill(in, 1, &data))
+		return 0;
+	if (pc_input_check_io(in, &ctx->err))
+		return -1;
+	return pc_fail(&ctx->err, PC_STATUS_INPUT, "empty input");
+}
+
+/*
+ * A sum of everything counted (sample counts, arcs), to tell whether a read
+ * added any: samples with equal keys merge as they are added, so their
+ * number alone does not tell. It may wrap; only equality matters.
+ */
+static uint64_t counted_sum(const struct pc_model *m)
+{
+	uint64_t sum = pc_model_nsamples(m) + pc_model_narcs(m);
+
+	for (size_t i = 0; i < pc_model_nsamples(m); i++)
+		for (size_t c = 0; c < pc_model_ncolumns(m); c++)
+			sum += pc_model_values(m, i)[c];
+	for (size_t i = 0; i < pc_model_narcs(m); i++)
+		sum += pc_model_arc(m, i)->count + 1;
+	return sum;
+}
+
+/*
+ * What the model counted before a read: UINT64_MAX for nothing at all (so
+ * that a read that adds samples of count 0, e.g. every function of a
+ * Visual Studio summary, still counts as adding some).
+ */
+static uint64_t counted_before(const struct pc_model *m)
+{
+	return pc_model_nsamples(m) || pc_model_narcs(m) ? counted_sum(m) : UINT64_MAX;
+}
+
+static bool read_added_nothing(const struct pc_model *m, uint64_t before)
+{
+	if (before == UINT64_MAX)
+		return !pc_model_nsamples(m) && !pc_model_narcs(m);
+	return counted_sum(m) == before;
+}
+
+/*
+ * A reader's own, more specific warning about an input without samples
+ * ("no CPU samples in the trace: record them with ...") starts with "no "
+ * and names samples; the number of those recorded so far.
+ */
+static uint64_t no_samples_warnings(const struct pc_ctx *ctx)
+{
+	uint64_t n = 0;
+
+	for (size_t i = 0; i < ctx->nwarnings; i++)
+		if (!strncmp(ctx->warnings[i].key, "no ", 3) &&
+		    strstr(ctx->warnings[i].key, "samples"))
+			n += ctx->warnings[i].count;
+	return n;
+}
+
+/*
+ * A well-formed input without samples gives an empty profile and one
+ * warning, the same for every format: the reader's own, else this one.
+ * Formats that hold no samples by design (a VSP header) are not warned about.
+ */
+static int warn_no_samples(struct pc_ctx *ctx, const struct pc_reader *reader,
+			   const struct pc_model *m, uint64_t before, uint64_t said_before)
+{
+	if (!reader->provides || !read_added_nothing(m, before) ||
+	    no_samples_warnings(ctx) != said_before)
+		return 0;
+	pc_notice(ctx, reader->name, "no samples in the input");
+	return 0;
+}
+
+/* Folded and Sampler counts: samples of no named event (see copy.c map_columns). */
+static bool is_unnamed_samples(const struct pc_model *m, size_t c)
+{
+	const struct pc_column *column = pc_model_column(m, c);
+
+	return column->role == PC_ROLE_SAMPLES && column->event == column->type &&
+	       !strcmp(pc_str(m, column->type), "samples");
+}
+
+/* Whether m counts unnamed samples apart from the samples of a named event. */
+static bool samples_apart(const struct pc_model *m)
+{
+	bool unnamed = false, named = false;
+
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		if (pc_model_column(m, c)->role != PC_ROLE_SAMPLES)
+			continue;
+		if (is_unnamed_samples(m, c))
+			unnamed = true;
+		else
+			named = true;
+	}
+	return unnamed && named;
+}
+
+/*
+ * Merged inputs share the column of the same meaning: a folded or Sampler
+ * input read before one with named events (perf) counted its samples in
+ * a column of its own; m is rebuilt (through a copy, whose column mapping
+ * moves those counts, model/copy.c) so that they join the named event's
+ * samples column. A folded or Sampler input read after one joins it as it
+ * is read.
+ */
+static int share_samples_columns(struct pc_ctx *ctx, struct pc_model *m)
+{
+	struct pc_model *copy;
+	bool times = pc_model_keeps_times(m);
+	char why[200];
+	int status;
+
+	if (!samples_apart(m))
+		return 0;
+	copy = pc_model_new();
+	pc_model_finalize(m);
+	status = pc_model_merge(copy, m, why, sizeof(why));
+	if (!status) {
+		pc_model_finalize(copy);
+		pc_model_release(m);
+		pc_model_init(m);
+		if (times)
+			pc_model_keep_times(m);
+		status = pc_model_merge(m, copy, why, sizeof(why));
+	}
+	pc_model_free(copy);
+	return status ? pc_fail(&ctx->err, PC_STATUS_INPUT, "%s", why) : 0;
+}
+
 int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
 		   struct pc_model *m)
 {
-	const struct pc_reader *reader = from ? from : pc_detect(in, &ctx->err);
+	const struct pc_reader *reader;
+	uint64_t before = counted_before(m), said_before = no_samples_warnings(ctx);
 	int status;
 
+	if (refuse_empty(ctx, in)) {
+		pc_error_set_path(&ctx->err, in->name);
+		return -1;
+	}
+	reader = from ? from : pc_detect(in, &ctx->err);
 	if (!reader)
 		return -1;
 	status = reader->read(ctx, in, m);
@@ -53,6 +194,10 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 		pc_error_clear(&ctx->err);
 		pc_input_check_io(in, &ctx->err);
 	}
+	if (!status)
+		status = warn_no_samples(ctx, reader, m, before, said_before);
+	if (!status)
+		status = share_samples_columns(ctx, m);
 	if (status)
 		pc_error_set_path(&ctx->err, in->name);
 	return status;
@@ -82,7 +227,9 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 		       const struct pc_writer *writer)
 {
 	unsigned parts = pc_model_parts(m);
-	unsigned missing = writer->needs & ~parts;
+	/* an empty profile needs nothing: every writer can say there is nothing */
+	bool empty = !pc_model_nsamples(m) && !pc_model_narcs(m);
+	unsigned missing = empty ? 0 : writer->needs & ~parts;
 	unsigned lost = parts & ~writer->keeps;
 	char names[160];
 
@@ -99,9 +246,9 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 			       "%s output needs %s, which the input does not have (inputs that do: %s)",
 			       writer->name, names, used ? formats : "none yet");
 	}
-	if (lost) {
+	if (lost) { /* what the chosen format cannot hold by its nature: a notice */
 		pc_parts_describe(lost, names, sizeof(names));
-		return pc_warn(ctx, writer->name, "this format cannot keep the input's %s", names);
+		pc_notice(ctx, writer->name, "this format cannot keep the input's %s", names);
 	}
 	return 0;
 }

@@ -21,7 +21,15 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size);
  */
 int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *from,
 		  struct pc_model *m, uint64_t *bytes);
-/* Reads an opened input into m (detecting its format unless from is set). */
+/*
+ * Reads an opened input into m (detecting its format unless from is set).
+ * For every reader alike: an input of 0 bytes is an error ("empty
+ * input", before detection); one that adds no samples warns once ("no
+ * samples in the input", unless the reader warned so itself); and when a
+ * folded or Sampler input's unnamed samples and another input's samples
+ * of a named event are in columns apart, m is rebuilt with them in one
+ * (model/copy.c).
+ */
 int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
 		   struct pc_model *m);
 /*

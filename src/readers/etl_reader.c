@@ -843,15 +843,13 @@ static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stat
 
 static int warn_gaps(struct etl_reader *r)
 {
-	if (!r->nsamples && !pc_model_nsamples(r->m) &&
-	    pc_warn(r->ctx, ETL_FORMAT, "no CPU samples in the trace: record them with the "
-		    "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
-		    "Profile, or wpr -start CPU)"))
-		return -1;
-	if (r->unknown_frames &&
-	    pc_warn(r->ctx, ETL_FORMAT, "%llu frame(s) in no image known at their time: kept as "
-		    "addresses without a module", (unsigned long long)r->unknown_frames))
-		return -1;
+	if (!r->nsamples && !pc_model_nsamples(r->m)) /* notices: nothing of the input is lost */
+		pc_notice(r->ctx, ETL_FORMAT, "no CPU samples in the trace: record them with the "
+			  "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
+			  "Profile, or wpr -start CPU)");
+	if (r->unknown_frames)
+		pc_notice(r->ctx, ETL_FORMAT, "%llu frame(s) in no image known at their time: kept "
+			  "as addresses without a module", (unsigned long long)r->unknown_frames);
 	if (r->undefined_keys &&
 	    pc_warn(r->ctx, ETL_FORMAT, "%llu stack key reference(s) never defined: those "
 		    "samples keep the other part of their stack, or their IP",

@@ -23,7 +23,9 @@
  *     frame without a name, the model's "unknown frame", so that the depth
  *     of the stack is what the line says (writers call it "[unknown]",
  *     as stackcollapse-perf.pl calls a frame it cannot name);
- *   - lines that are empty or hold only spaces and tabs are skipped; CRLF
+ *   - lines that are empty or hold only spaces and tabs are skipped (an
+ *     input of such lines only is an empty profile: the pipeline warns
+ *     that it has no samples, and refuses an input of 0 bytes); CRLF
  *     line ends and a last line without a newline are accepted, and so is
  *     a UTF-8 byte-order mark at the very start of the input.
  * Errors, located at line:column: no space before a count, a token that
@@ -40,8 +42,19 @@
  *                           first field (a comm, for stackcollapse-perf)
  *                           stays an ordinary frame, so folded -> folded
  *                           gives the input back, sorted and merged
- *   the count            -> column "samples" (unit "count"), the default
- *                           column unless an earlier input set one;
+ *   the count            -> the sampled-count column (role
+ *                           PC_ROLE_SAMPLES): folded text cannot say
+ *                           whether its counts are samples or summed
+ *                           periods, and sample counts are what every
+ *                           stack consumer can use. It is column "samples"
+ *                           (unit "count", event "samples"), unless an
+ *                           earlier input has a samples column (perf's
+ *                           NAME_sample of its default event, an ETL
+ *                           trace's samples): the counts join that one,
+ *                           which becomes the default (merged inputs
+ *                           share the column of the same meaning; a
+ *                           later input with named events takes in
+ *                           "samples" the same way, pipeline/convert.c);
  *                           identical stacks add up
  *   the input            -> source "folded"
  * What is lost: line order and duplicate lines (merged), lines with a count
@@ -395,11 +408,29 @@ static int read_lines(struct folded_reader *r)
 	}
 }
 
+/*
+ * The samples column of an earlier input (perf's NAME_sample for its
+ * default event, else its first one), or -1: folded counts join it, and it
+ * becomes the default, the one column that holds every input's counts.
+ */
+static int earlier_samples_column(const struct pc_model *m)
+{
+	size_t counted = pc_model_default_count_column(m);
+
+	if (counted < pc_model_ncolumns(m) && pc_model_column(m, counted)->role == PC_ROLE_SAMPLES)
+		return (int)counted;
+	return pc_model_find_column(m, PC_ROLE_SAMPLES, 0);
+}
+
 static int start_model(struct folded_reader *r)
 {
-	int column = pc_model_add_event_column(r->m, COLUMN_TYPE, COLUMN_UNIT, COLUMN_TYPE,
-					       PC_ROLE_SAMPLES);
+	int column = earlier_samples_column(r->m);
 
+	if (column >= 0)
+		pc_model_set_default_column(r->m, column);
+	else
+		column = pc_model_add_event_column(r->m, COLUMN_TYPE, COLUMN_UNIT, COLUMN_TYPE,
+						   PC_ROLE_SAMPLES);
 	if (column < 0)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "
 			       "profile already has %d", PC_MAX_COLUMNS);
@@ -426,7 +457,8 @@ static int folded_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model 
 
 /*
  * Every line of the head must parse: with at least one ';' the score is
- * strong, with none (e.g. "main 5") a guess below WEAK. A head shorter
+ * strong, with none (e.g. "main 5") a guess below WEAK; blank lines alone
+ * (the whole input) are WEAK. A head shorter
  * than PC_PROBE_BYTES is the whole input, so its last line is complete
  * even without a newline; in a full head the cut last line is left out,
  * unless it is all there is (a first line longer than the head): then
@@ -434,10 +466,15 @@ static int folded_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model 
  */
 #define PROBE_NO_SEMICOLON (PC_PROBE_WEAK - 5)
 
-static int probe_score(size_t lines, bool semicolon)
+/*
+ * A whole input of blank lines only (no stacks: an empty profile, as
+ * stackcollapse scripts write when they fold nothing) is WEAK: no other
+ * format has blank text to claim.
+ */
+static int probe_score(size_t lines, bool semicolon, bool whole)
 {
 	if (!lines)
-		return PC_PROBE_NO;
+		return whole ? PC_PROBE_WEAK : PC_PROBE_NO;
 	return semicolon ? PC_PROBE_STRONG : PROBE_NO_SEMICOLON;
 }
 
@@ -463,7 +500,7 @@ static int folded_probe(const uint8_t *head, size_t len)
 		struct folded_fault f;
 
 		if (!newline && !whole)
-			return lines ? probe_score(lines, semicolon) :
+			return lines ? probe_score(lines, semicolon, false) :
 				       probe_cut_line(head + at, len - at);
 		line.len = newline ? (size_t)(newline - (head + at)) : len - at;
 		at += line.len + 1;
@@ -474,7 +511,7 @@ static int folded_probe(const uint8_t *head, size_t len)
 		lines++;
 		semicolon |= p.has_semicolon;
 	}
-	return probe_score(lines, semicolon);
+	return probe_score(lines, semicolon, whole && len > 0);
 }
 
 static const char *const folded_aliases[] = { "collapsed", NULL };

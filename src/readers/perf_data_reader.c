@@ -922,10 +922,9 @@ static int finish(struct pd_reader *r)
 		    "unwound to the end of their stack: they keep the frames found",
 		    (unsigned long long)r->not_unwound, (unsigned long long)r->dwarf_samples))
 		return -1;
-	if (r->guest_frames &&
-	    pc_warn(r->ctx, PD_FORMAT, "%llu guest frame(s) (a virtual machine's): kept as "
-		    "unknown addresses", (unsigned long long)r->guest_frames))
-		return -1;
+	if (r->guest_frames) /* kept as they are: a notice */
+		pc_notice(r->ctx, PD_FORMAT, "%llu guest frame(s) (a virtual machine's): kept as "
+			  "unknown addresses", (unsigned long long)r->guest_frames);
 	if (r->discarded_chains &&
 	    pc_warn(r->ctx, PD_FORMAT, "%llu callchain(s) with a guest or unknown context "
 		    "marker: discarded, as perf does (those samples have no frames)",
@@ -935,9 +934,8 @@ static int finish(struct pd_reader *r)
 	    pc_warn(r->ctx, PD_FORMAT, "%llu callchain(s) longer than %d frames were cut",
 		    (unsigned long long)r->truncated_stacks, MAX_FRAMES))
 		return -1;
-	if (!r->samples &&
-	    pc_warn(r->ctx, PD_FORMAT, "no samples in the input"))
-		return -1;
+	if (!r->samples)
+		pc_notice(r->ctx, PD_FORMAT, "no samples in the input");
 	return unknown_records(r);
 }
 

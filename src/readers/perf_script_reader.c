@@ -957,7 +957,6 @@ static int warn_unmapped(struct ps_reader *r)
 	uint32_t *names = pc_xcalloc(pc_model_nmodules(m) + 1, sizeof(*names));
 	size_t nnames = 0, binaries = 0;
 	uint64_t samples = 0;
-	int ret = 0;
 
 	for (uint32_t stack = 1; stack < r->stack_samples_cap; stack++) {
 		size_t n;
@@ -984,14 +983,15 @@ static int warn_unmapped(struct ps_reader *r)
 		qsort(names, nnames, sizeof(*names), compare_ids);
 		for (size_t i = 0; i < nnames; i++)
 			binaries += !i || names[i] != names[i - 1];
-		ret = pc_warn(r->ctx, PS_FORMAT, "%llu sample%s in %zu binar%s runtime addresses "
-			      "but no mmap records: pprof cannot re-symbolize them (print them "
-			      "with perf script --show-mmap-events)", (unsigned long long)samples,
-			      samples == 1 ? "" : "s", binaries, binaries == 1 ? "y has" : "ies have");
+		/* advice: the text has no more to give */
+		pc_notice(r->ctx, PS_FORMAT, "%llu sample%s in %zu binar%s runtime addresses "
+			  "but no mmap records: pprof cannot re-symbolize them (print them "
+			  "with perf script --show-mmap-events)", (unsigned long long)samples,
+			  samples == 1 ? "" : "s", binaries, binaries == 1 ? "y has" : "ies have");
 	}
 	free(names);
 	free(hit_modules);
-	return ret;
+	return 0;
 }
 
 /* Without a sample of a sampled event, the default is the first event that has samples. */
@@ -1010,11 +1010,11 @@ int ps_finish_profile(struct ps_reader *r)
 {
 	if (make_declared_events(r) || flush_pending(r) || warn_unmapped(r))
 		return -1;
-	if (r->unresolved_ends &&
-	    pc_warn(r->ctx, PS_FORMAT, "%llu brstacksym branch end(s) SYM+0xOFF have no address: "
-		    "the text printed no address of SYM before them (AutoFDO needs -F brstack, or "
-		    "brstacksym with ip,sym,symoff)", (unsigned long long)r->unresolved_ends))
-		return -1;
+	if (r->unresolved_ends) /* the text has no more: a notice */
+		pc_notice(r->ctx, PS_FORMAT, "%llu brstacksym branch end(s) SYM+0xOFF have no "
+			  "address: the text printed no address of SYM before them (AutoFDO needs "
+			  "-F brstack, or brstacksym with ip,sym,symoff)",
+			  (unsigned long long)r->unresolved_ends);
 	if (r->pt_text_chained &&
 	    pc_warn(r->ctx, PS_FORMAT, "%llu branch samples without a cpu, tid or pid field were "
 		    "chained in text order into ranges: right only for one thread's complete trace "

@@ -57,8 +57,10 @@
  * type): every `pprof` view of a round trip is the original's.
  *
  * What is lost: locations and functions no sample uses (a warning counts
- * them), Line.column (warned), lines of functions
- * without a name (warned: the model has no frame name ""), the ids
+ * them, unless the profile has no samples at all: then the pipeline's
+ * "no samples in the input" is the one warning), Line.column (warned),
+ * lines of functions without a name (warned: the model has no frame name
+ * ""), the ids
  * themselves (numbered anew on writing), which of several equal locations
  * or functions a sample named, sample order, and a string label whose
  * value is "" at a non-zero index (it reads as no value).
@@ -899,10 +901,10 @@ static int add_samples_and_comments(struct pprof_reader *r)
 
 static int warn_losses(struct pprof_reader *r)
 {
-	if (r->used_locations < r->nlocations &&
-	    pc_warn(r->ctx, PPROF_FORMAT, "%zu locations that no sample uses are dropped",
-		    r->nlocations - r->used_locations))
-		return -1;
+	/* without samples, the pipeline's one warning says it all */
+	if (r->nsamples && r->used_locations < r->nlocations) /* no sample's data: a notice */
+		pc_notice(r->ctx, PPROF_FORMAT, "%zu locations that no sample uses are dropped",
+			  r->nlocations - r->used_locations);
 	if (r->columns_lost && pc_warn(r->ctx, PPROF_FORMAT, "%zu lines have a column number: "
 				       "columns are lost", r->columns_lost))
 		return -1;

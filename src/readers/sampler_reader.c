@@ -23,25 +23,37 @@
  *   symbol entry       -> a frame: function = the name (none when empty),
  *                         module = the first path (the second when the
  *                         first is empty; none when both are), address =
- *                         the symbol id with PC_FRAME_HAS_ADDRESS unset:
- *                         the id only keeps symbols with the same name and
- *                         library distinct (Sampler has no addresses)
- *   stack line         -> one sample of count 1 in column "samples"
- *                         (unit "count"), frames in file order (leaf
- *                         first); identical stacks of one thread add up
- *   @threadV1.0 block  -> labels thread = the thread symbol's name and
- *                         tid = its id (numeric, unit "tid"); two blocks
- *                         with the same id are one thread
+ *                         the entry's unknown field << 32 | its id, with
+ *                         PC_FRAME_HAS_ADDRESS unset: Sampler has no
+ *                         addresses; the id keeps symbols with the same
+ *                         name and library distinct, and the Sampler
+ *                         writer writes both fields back
+ *   stack line         -> one sample of count 1 in the sampled-count
+ *                         column: "samples" (unit "count", role
+ *                         PC_ROLE_SAMPLES), or the samples column of an
+ *                         earlier input's default event, which then
+ *                         becomes the default (merged inputs share the
+ *                         column of the same meaning); frames in file
+ *                         order (leaf first); identical stacks of one
+ *                         thread add up
+ *   @threadV1.0 block  -> labels thread = the thread symbol's name, tid =
+ *                         its id (numeric, unit "tid") and, when the
+ *                         thread entry's unknown field is not 0,
+ *                         sampler_unknown = that field (numeric); two
+ *                         blocks with the same id are one thread
  *   p0, p1, p2         -> numeric labels sampler_p0, sampler_p1,
  *                         sampler_p2, only on lines where they are not the
  *                         usual 1, 0, 1 (not interpreted)
  *   the file           -> source "sampler", comment "Apple Sampler
  *                         (@supersamplerV1.0): N threads, M symbols", facts
- *                         sampler.threads and sampler.symbols
- * What is lost: the symbol entries' unknown field and the second path when
- * it differs from the first (facts sampler.nonzero_unknown and
- * sampler.second_path_differs count them), symbols no stack uses, the
- * order of the stack lines.
+ *                         sampler.threads and sampler.symbols (and
+ *                         sampler.nonzero_unknown, sampler.second_path_differs
+ *                         counting those entries)
+ * A file without thread blocks (or with empty ones) is a profile without
+ * samples, of which the pipeline warns.
+ * What is lost: the second path when it differs from the first, a thread
+ * entry's paths, symbols no stack uses, the order of the stack lines and
+ * whether the symbol table had its own "@end".
  *
  * Errors, each at the byte offset of the offending field: a bad header,
  * a symbol id defined twice, a thread or frame id not in the symbol table,
@@ -63,7 +75,7 @@
 #define QUOTE_MAX 24
 
 struct sampler_symbol {
-	uint32_t id;
+	uint32_t id, unknown;
 	uint32_t frame;  /* model frame id, 0 until a stack uses the symbol */
 	pc_str_id name, path1, path2;
 };
@@ -73,7 +85,7 @@ struct sampler_reader {
 	struct pc_input *in;
 	struct pc_model *m;
 	size_t column;
-	pc_str_id key_thread, key_tid, unit_tid, key_p[3];
+	pc_str_id key_thread, key_tid, unit_tid, key_unknown, key_p[3];
 	/* symbols, found by id through the shared index (symbol index + 1) */
 	struct sampler_symbol *symbols;
 	size_t nsymbols, symbols_cap;
@@ -232,7 +244,8 @@ static int read_header(struct sampler_reader *r)
 static uint32_t symbol_frame(struct sampler_reader *r, struct sampler_symbol *symbol)
 {
 	struct pc_module module = { .name = symbol->path1 ? symbol->path1 : symbol->path2 };
-	struct pc_frame frame = { .address = symbol->id, .function = symbol->name };
+	struct pc_frame frame = { .address = (uint64_t)symbol->unknown << 32 | symbol->id,
+				  .function = symbol->name };
 
 	if (symbol->frame)
 		return symbol->frame;
@@ -246,13 +259,12 @@ static int read_symbol(struct sampler_reader *r)
 {
 	struct sampler_symbol symbol = { 0 };
 	uint64_t at;
-	uint32_t unknown;
 
 	pc_input_consume(r->in, 1); /* the TAB */
 	at = offset(r);
 	if (read_u32(r, &symbol.id, "a symbol id") ||
 	    expect_byte(r, '\t', "a symbol entry") ||
-	    read_u32(r, &unknown, "a symbol entry") ||
+	    read_u32(r, &symbol.unknown, "a symbol entry") ||
 	    expect_byte(r, '\t', "a symbol entry") ||
 	    read_text(r, '\t', "a symbol name", &symbol.name) ||
 	    read_text(r, '\t', "a library path", &symbol.path1) ||
@@ -261,7 +273,7 @@ static int read_symbol(struct sampler_reader *r)
 	if (find_symbol(r, symbol.id))
 		return pc_fail_at(&r->ctx->err, FORMAT, at, "symbol id 0x%08x is defined twice",
 				  symbol.id);
-	r->nonzero_unknown += unknown != 0;
+	r->nonzero_unknown += symbol.unknown != 0;
 	r->second_path_differs += symbol.path1 && symbol.path2 && symbol.path1 != symbol.path2;
 	add_symbol(r, &symbol);
 	return 0;
@@ -302,7 +314,7 @@ static int read_thread_id(struct sampler_reader *r, uint32_t *id)
 static int start_thread(struct sampler_reader *r)
 {
 	const struct sampler_symbol *symbol;
-	struct pc_label labels[2];
+	struct pc_label labels[3];
 	uint64_t at = offset(r);
 	uint32_t id;
 	size_t n = 0;
@@ -316,6 +328,8 @@ static int start_thread(struct sampler_reader *r)
 	if (symbol->name) /* an empty name: the tid alone */
 		labels[n++] = (struct pc_label){ .key = r->key_thread, .str = symbol->name };
 	labels[n++] = (struct pc_label){ .key = r->key_tid, .num = id, .unit = r->unit_tid };
+	if (symbol->unknown)
+		labels[n++] = (struct pc_label){ .key = r->key_unknown, .num = symbol->unknown };
 	r->thread_labels = pc_model_add_labels(r->m, labels, n);
 	r->nthreads++;
 	return 0;
@@ -324,7 +338,7 @@ static int start_thread(struct sampler_reader *r)
 /* The label set of a stack line: the thread's, plus p0..p2 when unusual. */
 static uint32_t line_labels(struct sampler_reader *r, const uint32_t p[3])
 {
-	struct pc_label labels[5];
+	struct pc_label labels[6];
 	size_t n = 0, set_len;
 	const uint32_t *set;
 
@@ -459,12 +473,30 @@ static int read_body(struct sampler_reader *r)
 
 /* --- the model side --- */
 
+/*
+ * The samples column of an earlier input (perf's NAME_sample of its
+ * default event, else its first one), or -1: Sampler lines join it, and it
+ * becomes the default, the one column that holds every input's counts.
+ */
+static int earlier_samples_column(const struct pc_model *m)
+{
+	size_t counted = pc_model_default_count_column(m);
+
+	if (counted < pc_model_ncolumns(m) && pc_model_column(m, counted)->role == PC_ROLE_SAMPLES)
+		return (int)counted;
+	return pc_model_find_column(m, PC_ROLE_SAMPLES, 0);
+}
+
 static int start_model(struct sampler_reader *r)
 {
 	static const char *const p_names[3] = { "sampler_p0", "sampler_p1", "sampler_p2" };
-	int column = pc_model_add_event_column(r->m, "samples", "count", "samples",
-					       PC_ROLE_SAMPLES);
+	int column = earlier_samples_column(r->m);
 
+	if (column >= 0)
+		pc_model_set_default_column(r->m, column);
+	else
+		column = pc_model_add_event_column(r->m, "samples", "count", "samples",
+						   PC_ROLE_SAMPLES);
 	if (column < 0)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "too many columns: the "
 			       "profile already has %d", PC_MAX_COLUMNS);
@@ -474,6 +506,7 @@ static int start_model(struct sampler_reader *r)
 	r->key_thread = pc_model_intern_cstr(r->m, "thread");
 	r->key_tid = pc_model_intern_cstr(r->m, "tid");
 	r->unit_tid = r->key_tid;
+	r->key_unknown = pc_model_intern_cstr(r->m, "sampler_unknown");
 	for (size_t i = 0; i < 3; i++)
 		r->key_p[i] = pc_model_intern_cstr(r->m, p_names[i]);
 	pc_model_add_source(r->m, FORMAT);

@@ -8,11 +8,14 @@
  * section 8 and DESIGN.md section 3.4. No real .vsp file was available:
  * everything but the magic and the header size is best-effort.
  *
- * Versions: the one layout known, a 19,752-byte header. The magic is the
- * u32 1162561869 = 0x454C504D stored little-endian (bytes 4D 50 4C 45,
- * "MPLE"); the reversed bytes 45 4C 50 4D ("ELPM", as the write-up spells
- * it) are accepted too. Every other field is read little-endian in both
- * cases. A header-size field other than 19,752 is an error: the offsets
+ * Versions: the one layout known, a 19,752-byte header. The write-up
+ * gives the magic two ways that disagree: the decimal 1162561869, which
+ * its code compares the first u32 with, is 0x454B494D (little-endian
+ * bytes 4D 49 4B 45, "MIKE"); the hex 0x454C504D it pairs with it is
+ * 1162629197 (bytes 4D 50 4C 45, "MPLE"; the write-up spells it "ELPM",
+ * the bytes read backwards). All three byte orders are accepted: "MIKE",
+ * "MPLE", and 45 4C 50 4D ("ELPM" as bytes). Every other field is read
+ * little-endian in all cases. A header-size field other than 19,752 is an error: the offsets
  * below would not be known to hold.
  *
  * Decoding decisions (all fields are bounds-checked: a file shorter than
@@ -80,7 +83,8 @@
 
 #define FORMAT "vsp"
 #define VSP_HEADER_BYTES 19752u
-#define VSP_MAGIC 0x454c504du          /* bytes 4d 50 4c 45: "MPLE" */
+#define VSP_MAGIC_MIKE 0x454b494du     /* bytes 4d 49 4b 45: "MIKE", = 1162561869 */
+#define VSP_MAGIC_MPLE 0x454c504du     /* bytes 4d 50 4c 45: "MPLE", = 1162629197 */
 #define VSP_MAGIC_REVERSED 0x4d504c45u /* bytes 45 4c 50 4d: "ELPM" */
 #define OFF_HEADER_SIZE 4u
 #define OFF_COUNTER_NAMES 544u
@@ -237,7 +241,7 @@ struct vsp_string {
 
 struct vsp_header {
 	const uint8_t *raw; /* VSP_HEADER_BYTES, in the input's window */
-	bool reversed;
+	uint32_t magic;     /* one of the VSP_MAGIC_* values */
 	uint32_t ncounters; /* names read */
 	struct vsp_time time;
 	struct vsp_string strings[NSLOTS];
@@ -462,12 +466,12 @@ static int fail_truncated(struct pc_ctx *ctx, size_t have)
 			  VSP_HEADER_BYTES, have, truncation_place(have, place, sizeof(place)));
 }
 
-static bool magic_ok(const uint8_t *p, bool *reversed)
+/* Whether the first u32 is a VSP magic; *magic is it. */
+static bool magic_ok(const uint8_t *p, uint32_t *magic)
 {
-	uint32_t magic = pc_le32(p);
-
-	*reversed = magic == VSP_MAGIC_REVERSED;
-	return magic == VSP_MAGIC || *reversed;
+	*magic = pc_le32(p);
+	return *magic == VSP_MAGIC_MIKE || *magic == VSP_MAGIC_MPLE ||
+	       *magic == VSP_MAGIC_REVERSED;
 }
 
 static int check_frame(struct pc_ctx *ctx, struct pc_input *in, struct vsp_header *h)
@@ -480,11 +484,12 @@ static int check_frame(struct pc_ctx *ctx, struct pc_input *in, struct vsp_heade
 		return -1;
 	if (have < 4)
 		return fail_truncated(ctx, have);
-	if (!magic_ok(p, &h->reversed))
+	if (!magic_ok(p, &h->magic))
 		return pc_fail_at(&ctx->err, FORMAT, 0,
 				  "bad magic %02x %02x %02x %02x (expected the bytes 4d 50 4c 45, "
-				  "the little-endian value 0x454c504d = 1162561869, or 45 4c 50 4d)",
-				  p[0], p[1], p[2], p[3]);
+				  "\"MPLE\": the little-endian value 0x454c504d = 1162629197; "
+				  "4d 49 4b 45, \"MIKE\": 0x454b494d = 1162561869; or 45 4c 50 4d, "
+				  "\"ELPM\")", p[0], p[1], p[2], p[3]);
 	if (have < 8)
 		return fail_truncated(ctx, have);
 	size = pc_le32(p + OFF_HEADER_SIZE);
@@ -592,8 +597,10 @@ static void format_number(const struct vsp_header *h, const struct vsp_field *f,
 
 	switch (f->kind) {
 	case KIND_MAGIC:
-		snprintf(out, size, h->reversed ?
+		snprintf(out, size, h->magic == VSP_MAGIC_REVERSED ?
 			 "0x%08x (bytes 45 4c 50 4d, \"ELPM\": the reversed byte order)" :
+			 h->magic == VSP_MAGIC_MIKE ?
+			 "0x%08x (bytes 4d 49 4b 45, \"MIKE\": 1162561869, the write-up's decimal)" :
 			 "0x%08x (bytes 4d 50 4c 45, \"MPLE\")", v);
 		break;
 	case KIND_U64:
@@ -751,9 +758,9 @@ static int add_period(struct pc_ctx *ctx, struct pc_model *m, const struct vsp_h
 		return 0;
 	}
 	if (pc_model_period_type(m)->type != type_id || pc_model_period_type(m)->unit != unit_id ||
-	    pc_model_period(m) != interval)
-		return pc_warn(ctx, FORMAT, "the period of an earlier input is kept; the VSP "
-			       "header's (%s every %u) is only a fact", type, interval);
+	    pc_model_period(m) != interval) /* kept as a fact: a notice */
+		pc_notice(ctx, FORMAT, "the period of an earlier input is kept; the VSP "
+			  "header's (%s every %u) is only a fact", type, interval);
 	return 0;
 }
 
@@ -769,9 +776,9 @@ static int add_time(struct pc_ctx *ctx, struct pc_model *m, const struct vsp_hea
 		pc_model_set_time(m, h->time.nanos, pc_model_duration_nanos(m));
 		return 0;
 	}
-	if (pc_model_time_nanos(m) != h->time.nanos)
-		return pc_warn(ctx, FORMAT, "the time of an earlier input is kept; the VSP "
-			       "creation_time is only a fact");
+	if (pc_model_time_nanos(m) != h->time.nanos) /* kept as a fact: a notice */
+		pc_notice(ctx, FORMAT, "the time of an earlier input is kept; the VSP "
+			  "creation_time is only a fact");
 	return 0;
 }
 
@@ -997,9 +1004,9 @@ out:
 
 static int vsp_probe(const uint8_t *head, size_t len)
 {
-	bool reversed;
+	uint32_t magic;
 
-	if (len < 4 || !magic_ok(head, &reversed))
+	if (len < 4 || !magic_ok(head, &magic))
 		return PC_PROBE_NO;
 	if (len >= 8 && pc_le32(head + OFF_HEADER_SIZE) == VSP_HEADER_BYTES)
 		return PC_PROBE_CERTAIN;

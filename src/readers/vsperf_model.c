@@ -26,7 +26,9 @@
  * disagree about an edge (the Caller rows are used), a CallTree node
  * whose exclusive value plus its children's inclusive values pass its
  * inclusive value.
- * What is lost: percentages (recomputed by writers from the counts), the
+ * What is lost: the fractions of times (the readers round them to whole
+ * ticks with vsperf_parse_time, and warn), percentages (recomputed by
+ * writers from the counts), the
  * instrumentation Min/Avg/Max columns and probe overheads (the readers
  * do not pass them; the averages only serve IDE call trees without
  * times), Callee rows and Root Function Name (only checked), the order
@@ -372,11 +374,13 @@ static int warn_exclusive_passes_inclusive(struct vsperf_builder *b,
 
 	if (row->counts[s->exclusive] <= row->counts[s->inclusive])
 		return 0;
-	return pc_warn(b->ctx, b->format, "the exclusive value of \"%s\" (%llu, line %u) "
-		       "passes its inclusive value (%llu)",
-		       quote_text(&row->name, quoted, sizeof(quoted)),
-		       (unsigned long long)row->counts[s->exclusive], row->at_line,
-		       (unsigned long long)row->counts[s->inclusive]);
+	/* the input's inconsistency, its values kept: a notice */
+	pc_notice(b->ctx, b->format, "the exclusive value of \"%s\" (%llu, line %u) "
+		  "passes its inclusive value (%llu)",
+		  quote_text(&row->name, quoted, sizeof(quoted)),
+		  (unsigned long long)row->counts[s->exclusive], row->at_line,
+		  (unsigned long long)row->counts[s->inclusive]);
+	return 0;
 }
 
 /* A Root or Function row: a one-frame sample holding the function's values. */
@@ -417,10 +421,11 @@ static int check_root_name(struct vsperf_builder *b, const struct vsperf_row *ro
 				    !memcmp(pc_str(b->m, want), row->root_name.p,
 					    row->root_name.len)))
 		return 0;
-	return pc_warn(b->ctx, b->format, "the Root Function Name \"%s\" at line %u is not "
-		       "the name of its group's Root row, \"%s\"",
-		       quote_text(&row->root_name, got, sizeof(got)), row->at_line,
-		       quote_id(b->m, want, wanted, sizeof(wanted)));
+	pc_notice(b->ctx, b->format, "the Root Function Name \"%s\" at line %u is not "
+		  "the name of its group's Root row, \"%s\"",
+		  quote_text(&row->root_name, got, sizeof(got)), row->at_line,
+		  quote_id(b->m, want, wanted, sizeof(wanted)));
+	return 0;
 }
 
 static uint64_t edge_hash(uint32_t from, uint32_t to)
@@ -549,11 +554,10 @@ static int close_levels(struct vsperf_builder *b, size_t level)
 
 		if (!s->check_inclusive || node->virtual_node || inner <= node->inclusive)
 			continue;
-		if (pc_warn(b->ctx, b->format, "the exclusive value of \"%s\" (line %u) plus its "
-			    "children's inclusive values (%llu) pass its inclusive value (%llu)",
-			    quote_id(b->m, node->name, quoted, sizeof(quoted)), node->line,
-			    (unsigned long long)inner, (unsigned long long)node->inclusive))
-			return -1;
+		pc_notice(b->ctx, b->format, "the exclusive value of \"%s\" (line %u) plus its "
+			  "children's inclusive values (%llu) pass its inclusive value (%llu)",
+			  quote_id(b->m, node->name, quoted, sizeof(quoted)), node->line,
+			  (unsigned long long)inner, (unsigned long long)node->inclusive);
 	}
 	return 0;
 }
@@ -1084,6 +1088,47 @@ enum vsperf_number vsperf_parse_real(const char *p, size_t len, double *out)
 	if (status != VSPERF_NUMBER_OK)
 		return status;
 	*out = (double)((long double)whole + (long double)fraction / scale);
+	return VSPERF_NUMBER_OK;
+}
+
+/* Digits after a decimal point: whether all are digits, and whether one is not 0. */
+static bool fraction_digits(const char *p, size_t len, bool *nonzero)
+{
+	*nonzero = false;
+	for (size_t i = 0; i < len; i++) {
+		if (!is_digit(p[i]))
+			return false;
+		*nonzero |= p[i] != '0';
+	}
+	return len > 0;
+}
+
+enum vsperf_number vsperf_parse_time(const char *p, size_t len, uint64_t max, uint64_t *out,
+				     bool *rounded)
+{
+	enum vsperf_number status = vsperf_parse_count(p, len, max, out);
+	const char *point;
+	bool nonzero;
+
+	*rounded = false;
+	if (status != VSPERF_NUMBER_BAD)
+		return status; /* a count, exactly as counts are read */
+	trim_blanks(&p, &len);
+	point = decimal_point(p, len);
+	if (!point)
+		return VSPERF_NUMBER_BAD;
+	status = vsperf_parse_count(p, (size_t)(point - p), max, out);
+	if (status == VSPERF_NUMBER_EMPTY ||
+	    !fraction_digits(point + 1, len - (size_t)(point + 1 - p), &nonzero))
+		return VSPERF_NUMBER_BAD;
+	if (status != VSPERF_NUMBER_OK || !nonzero)
+		return status;
+	*rounded = true;
+	if (point[1] < '5')
+		return VSPERF_NUMBER_OK;
+	if (*out == max)
+		return VSPERF_NUMBER_TOO_LARGE;
+	(*out)++;
 	return VSPERF_NUMBER_OK;
 }
 

@@ -85,6 +85,13 @@ struct vsperf_text {
  *           of '.' and ',' when both occur, else a lone '.' or a lone ','
  *           ("401.92", "100,00", "18,160.51", "1.426,50"; "1,000" is
  *           1.000); two or more of one and none of the other only group;
+ *   time    a count, exactly; else a decimal (the decimal syntax) whose
+ *           fraction is rounded to the nearest whole tick, half up
+ *           ("12.5" = 13, "0.04" = 0, "18,160.51" = 18161), *rounded set
+ *           when the fraction was not 0: times are integer ticks in the
+ *           model (the instrumentation columns), and a report whose
+ *           times are integers stays exact; "1,000" and "1.444" are
+ *           counts (1000, 1444), as the count syntax comes first;
  *   level   an optional '-', then a count up to INT32_MAX (the builder
  *           refuses negative levels, naming them);
  *   address hexadecimal digits, "0x" or "0X" optional, at most 64 bits
@@ -106,6 +113,9 @@ enum vsperf_number vsperf_parse_count(const char *p, size_t len, uint64_t max,
 				      uint64_t *out);
 /* A non-negative decimal; its integer part at most UINT64_MAX. */
 enum vsperf_number vsperf_parse_real(const char *p, size_t len, double *out);
+/* A time (Elapsed/Application Inclusive/Exclusive Time): a count, or a rounded decimal. */
+enum vsperf_number vsperf_parse_time(const char *p, size_t len, uint64_t max, uint64_t *out,
+				     bool *rounded);
 enum vsperf_number vsperf_parse_level(const char *p, size_t len, int *out);
 enum vsperf_number vsperf_parse_address(const char *p, size_t len, uint64_t *out);
 

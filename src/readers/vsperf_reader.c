@@ -39,8 +39,12 @@
  *     Process ID likewise (empty = unknown); decimals (Avg ... Time,
  *     Elapsed ... Time %): grouped digits, then a decimal point: of '.'
  *     and ',' the last one is the point, and a lone ',' or '.' is one
- *     ("100,00" = 100.00, "18,160.51", "1.426,50"); Function Address:
- *     hexadecimal, with or without 0x (empty = none).
+ *     ("100,00" = 100.00, "18,160.51", "1.426,50"); times (Elapsed and
+ *     Application Inclusive/Exclusive Time): a count, exactly, or a
+ *     decimal such as "12.5" rounded to whole ticks, half up, with one
+ *     counted warning (--strict: an error), as the model keeps times as
+ *     integer ticks (samples and calls stay integers only); Function
+ *     Address: hexadecimal, with or without 0x (empty = none).
  * Percentages and the instrumentation Min/Avg/Max and probe-overhead
  * columns are not read (percentages are recomputed from counts); the
  * Avg Elapsed Inclusive/Exclusive Time and Elapsed Inclusive/Exclusive
@@ -54,7 +58,13 @@
  * closing quote, a bad Type, Level, count, decimal, address, line number
  * or process id (naming the column), NUL or other control bytes, bad
  * UTF-16, and the builder's (a Caller or Callee row before any Root, a
- * Level that skips a level, a count overflow).
+ * Level that skips a level, a count overflow). With --skip-bad a row that
+ * does not parse (control bytes, a bad quote, too few or too many fields,
+ * a bad value) is skipped and counted in one warning naming the first
+ * (--strict makes that the located error again); the header, a line over
+ * 16 MiB, bad UTF-16 and the builder's errors stay errors. An input of 0
+ * bytes never reaches the reader (pipeline/convert.c: "empty input"); a
+ * header alone is a profile without samples.
  *
  * Reading streams through struct pc_input one line at a time with no
  * allocation per line: fields point into the input window (or the
@@ -83,6 +93,7 @@ enum field_kind {
 	FIELD_LEVEL,
 	FIELD_NAME,
 	FIELD_COUNT, /* index: enum vsperf_count */
+	FIELD_TIME,  /* index: enum vsperf_count (a time: fractions rounded) */
 	FIELD_REAL,  /* index: enum vsperf_real */
 	FIELD_SOURCE_FILE,
 	FIELD_LINE,
@@ -107,10 +118,10 @@ static const struct column_name column_names[] = {
 	{ "Function Name", FIELD_NAME, 0 },
 	{ "Inclusive Samples", FIELD_COUNT, VSPERF_INCLUSIVE_SAMPLES },
 	{ "Exclusive Samples", FIELD_COUNT, VSPERF_EXCLUSIVE_SAMPLES },
-	{ "Elapsed Inclusive Time", FIELD_COUNT, VSPERF_ELAPSED_INCLUSIVE },
-	{ "Elapsed Exclusive Time", FIELD_COUNT, VSPERF_ELAPSED_EXCLUSIVE },
-	{ "Application Inclusive Time", FIELD_COUNT, VSPERF_APPLICATION_INCLUSIVE },
-	{ "Application Exclusive Time", FIELD_COUNT, VSPERF_APPLICATION_EXCLUSIVE },
+	{ "Elapsed Inclusive Time", FIELD_TIME, VSPERF_ELAPSED_INCLUSIVE },
+	{ "Elapsed Exclusive Time", FIELD_TIME, VSPERF_ELAPSED_EXCLUSIVE },
+	{ "Application Inclusive Time", FIELD_TIME, VSPERF_APPLICATION_INCLUSIVE },
+	{ "Application Exclusive Time", FIELD_TIME, VSPERF_APPLICATION_EXCLUSIVE },
 	{ "Number of Calls", FIELD_COUNT, VSPERF_CALLS },
 	{ "Avg Elapsed Inclusive Time", FIELD_REAL, VSPERF_AVG_ELAPSED_INCLUSIVE },
 	{ "Avg Elapsed Exclusive Time", FIELD_REAL, VSPERF_AVG_ELAPSED_EXCLUSIVE },
@@ -222,7 +233,7 @@ static int bad_field(struct vsperf_reader *r, const struct csv_field *f,
 		    column->name, quoted);
 }
 
-/* Reports what vsperf_parse_count said about f; 0 when it is a count. */
+/* Reports what vsperf_parse_count (or _time) said about f; 0 when it is a number. */
 static int count_status(struct vsperf_reader *r, const struct csv_field *f,
 			const struct column_name *column, uint64_t max,
 			enum vsperf_number status)
@@ -232,7 +243,8 @@ static int count_status(struct vsperf_reader *r, const struct csv_field *f,
 	if (status == VSPERF_NUMBER_OK)
 		return 0;
 	if (status != VSPERF_NUMBER_TOO_LARGE)
-		return bad_field(r, f, column, "a count");
+		return bad_field(r, f, column, column->kind == FIELD_TIME ?
+				 "a time (a count, or a decimal such as 12.5)" : "a count");
 	pc_quote(quoted, sizeof(quoted), f->p, f->len, QUOTE_MAX);
 	return fail(r, f->column, "\"%s\" in column \"%s\" is too large (at most %llu)", quoted,
 		    column->name, (unsigned long long)max);
@@ -242,6 +254,30 @@ static int number_field(struct vsperf_reader *r, const struct csv_field *f,
 			const struct column_name *column, uint64_t max, uint64_t *out)
 {
 	return count_status(r, f, column, max, vsperf_parse_count(f->p, f->len, max, out));
+}
+
+/*
+ * A time: a count, or a decimal rounded to whole ticks (vsperf_model.h),
+ * which a counted warning says (--strict: an error).
+ */
+static int time_field(struct vsperf_reader *r, const struct csv_field *f,
+		      const struct column_name *column, uint64_t *out)
+{
+	bool rounded;
+	enum vsperf_number status = vsperf_parse_time(f->p, f->len, PC_COUNT_MAX, out, &rounded);
+	char quoted[4 * QUOTE_MAX + 8];
+
+	if (status != VSPERF_NUMBER_OK || !rounded)
+		return count_status(r, f, column, PC_COUNT_MAX, status);
+	pc_quote(quoted, sizeof(quoted), f->p, f->len, QUOTE_MAX);
+	if (!pc_warn(r->ctx, FORMAT, "rounded times with a fraction to whole ticks, the first "
+		     "\"%s\" in column \"%s\" at line %u to %llu", quoted, column->name,
+		     clamp_u32(r->line_number), (unsigned long long)*out))
+		return 0;
+	pc_error_clear(&r->ctx->err);
+	return fail(r, f->column, "\"%s\" in column \"%s\" has a fraction, which would be "
+		    "rounded to %llu (an error with --strict)", quoted, column->name,
+		    (unsigned long long)*out);
 }
 
 static int real_field(struct vsperf_reader *r, const struct csv_field *f,
@@ -332,6 +368,8 @@ static int fill_field(struct vsperf_reader *r, const struct csv_field *f,
 		return level_field(r, f, column, &row->type);
 	case FIELD_COUNT:
 		return number_field(r, f, column, PC_COUNT_MAX, &row->counts[column->index]);
+	case FIELD_TIME:
+		return time_field(r, f, column, &row->counts[column->index]);
 	case FIELD_REAL:
 		return real_field(r, f, column, &row->reals[column->index]);
 	case FIELD_LINE:
@@ -544,7 +582,7 @@ static int map_columns(struct vsperf_reader *r, struct vsperf_layout *layout)
 			if (r->map[k] == column)
 				return fail(r, f->column, "column \"%s\" appears twice (also at "
 					    "column %u)", column->name, r->fields[k].column);
-		if (column && column->kind == FIELD_COUNT)
+		if (column && (column->kind == FIELD_COUNT || column->kind == FIELD_TIME))
 			layout->counts |= 1u << column->index;
 		if (column && column->kind == FIELD_REAL)
 			layout->reals |= 1u << column->index;
@@ -604,15 +642,41 @@ static int check_field_count(struct vsperf_reader *r, size_t len)
 	return 0;
 }
 
+static int parse_row(struct vsperf_reader *r, const char *text, size_t len,
+		     struct vsperf_row *row)
+{
+	if (split_line(r, text, len) || check_field_count(r, len))
+		return -1;
+	for (size_t i = 0; i < r->ncolumns; i++)
+		if (r->map[i] && fill_field(r, &r->fields[i], r->map[i], row))
+			return -1;
+	return 0;
+}
+
+/*
+ * A row that does not parse (ctx->err says where): an error, or with
+ * --skip-bad a counted warning, which --strict turns back into the error.
+ */
+static int bad_row(struct vsperf_reader *r)
+{
+	struct pc_error located = r->ctx->err;
+
+	if (!r->ctx->opt.skip_bad)
+		return -1;
+	pc_error_clear(&r->ctx->err);
+	if (!pc_warn(r->ctx, FORMAT, "skipped an unparseable line, the first at %s:%u:%u: %s",
+		     r->in->name, located.line, located.column, located.message))
+		return 0;
+	r->ctx->err = located;
+	return -1;
+}
+
 static int read_row(struct vsperf_reader *r, const char *text, size_t len)
 {
 	struct vsperf_row row = { .at_line = clamp_u32(r->line_number), .at_column = 1 };
 
-	if (split_line(r, text, len) || check_field_count(r, len))
-		return -1;
-	for (size_t i = 0; i < r->ncolumns; i++)
-		if (r->map[i] && fill_field(r, &r->fields[i], r->map[i], &row))
-			return -1;
+	if (parse_row(r, text, len, &row))
+		return bad_row(r);
 	return vsperf_builder_add(&r->builder, &row);
 }
 

@@ -52,7 +52,10 @@
  * one kind of separator among , . ' space U+00A0 U+202F ("1,444",
  * "1.444", "1,00,000"); the values of the guessed decimal attributes may
  * use a decimal point or comma (the last of the two, or a lone one:
- * "97.30", "100,00", "1.000,50"); FunctionAddress is hexadecimal.
+ * "97.30", "100,00", "1.000,50"); the times (ElapsedInclTime, ...) are a
+ * count, exactly, or a decimal such as "12.5" rounded to whole ticks,
+ * half up, with one counted warning (--strict: an error); FunctionAddress
+ * is hexadecimal.
  *
  * What maps where: the rows go, decoded, to the shared builder
  * (readers/vsperf_model.h, which documents the model side): CallTree ->
@@ -66,7 +69,10 @@
  * position; also invalid encodings), a root other than PerformanceReport,
  * two kinds of summaries, a row without FunctionName (or Level), a bad
  * number (at the attribute, naming it), and the builder's errors (a Level
- * that skips a level, ...) at the row's '<'.
+ * that skips a level, ...) at the row's '<'. With --skip-bad a row
+ * without FunctionName (or Level) or with a bad number is skipped and
+ * counted in one warning naming the first (--strict: the located error);
+ * malformed XML and the builder's errors stay errors.
  *
  * Security: the document is parsed with XML_PARSE_NONET and without
  * XML_PARSE_NOENT, XML_PARSE_DTDLOAD, XML_PARSE_DTDATTR, XML_PARSE_DTDVALID
@@ -442,6 +448,16 @@ static struct vsperf_text decode_text(struct xml_reader *r, const struct xml_att
 	return (struct vsperf_text){ out, n };
 }
 
+/* Elapsed/Application Inclusive/Exclusive Time. */
+static bool is_time(enum attr_target target)
+{
+	int count = (int)target - TARGET_COUNT;
+
+	return target >= TARGET_COUNT && target < TARGET_REAL &&
+	       (count == VSPERF_ELAPSED_INCLUSIVE || count == VSPERF_ELAPSED_EXCLUSIVE ||
+		count == VSPERF_APPLICATION_INCLUSIVE || count == VSPERF_APPLICATION_EXCLUSIVE);
+}
+
 static const char *expected_for(enum attr_target target)
 {
 	if (target == TARGET_ADDRESS)
@@ -450,6 +466,8 @@ static const char *expected_for(enum attr_target target)
 		return "a level (digits)";
 	if (target >= TARGET_REAL)
 		return "a decimal number (as in 97.30)";
+	if (is_time(target))
+		return "a time (a count, or a decimal such as 12.5)";
 	return "a count (digits, maybe grouped as in 1,444)";
 }
 
@@ -489,11 +507,41 @@ static int decode_optional(struct xml_reader *r, const struct xml_attr *attr,
 	return bad_number(r, attr, target, status);
 }
 
+/*
+ * A time: a count, or a decimal rounded to whole ticks (vsperf_model.h),
+ * which a counted warning says (--strict: an error at the attribute).
+ */
+static int decode_time(struct xml_reader *r, const struct xml_attr *attr,
+		       enum attr_target target, uint64_t *out)
+{
+	bool rounded;
+	enum vsperf_number status = vsperf_parse_time(attr->value, attr->len, PC_COUNT_MAX, out,
+						      &rounded);
+	struct xml_position at = attr_position(r, attr);
+	char quoted[4 * QUOTE_MAX + 8];
+
+	if (status != VSPERF_NUMBER_OK)
+		return bad_number(r, attr, target, status);
+	if (!rounded)
+		return 0;
+	pc_quote(quoted, sizeof(quoted), attr->value, attr->len, QUOTE_MAX);
+	if (!pc_warn(r->ctx, FORMAT, "rounded times with a fraction to whole ticks, the first "
+		     "\"%s\" in attribute %s at line %u to %llu", quoted, attr->local, at.line,
+		     (unsigned long long)*out))
+		return 0;
+	pc_error_clear(&r->ctx->err);
+	return fail_at(r, at, "attribute %s: \"%s\" has a fraction, which would be rounded to "
+		       "%llu (an error with --strict)", attr->local, quoted,
+		       (unsigned long long)*out);
+}
+
 static int decode_number(struct xml_reader *r, const struct xml_attr *attr,
 			 enum attr_target target, struct vsperf_row *row)
 {
 	enum vsperf_number status;
 
+	if (is_time(target))
+		return decode_time(r, attr, target, &row->counts[target - TARGET_COUNT]);
 	if (target == TARGET_LEVEL)
 		status = vsperf_parse_level(attr->value, attr->len, &row->type);
 	else if (target >= TARGET_REAL)
@@ -634,19 +682,48 @@ static int decode_row(struct xml_reader *r, const xmlChar **attributes, size_t n
 	return 0;
 }
 
+/* Decodes a row's attributes and checks the required ones. */
+static int parse_row(struct xml_reader *r, const xmlChar **attributes, size_t n,
+		     struct xml_position at, struct xml_row *x)
+{
+	if (decode_row(r, attributes, n, x))
+		return -1;
+	if (!(x->seen & 1u << TARGET_NAME))
+		return fail_at(r, at, "expected a FunctionName attribute in <%s>, found none",
+			       r->kind->row);
+	if (r->kind->report == VSPERF_CALL_TREE && !(x->seen & 1u << TARGET_LEVEL))
+		return fail_at(r, at, "expected a Level attribute in <%s>, found none",
+			       r->kind->row);
+	return 0;
+}
+
+/*
+ * A row that does not parse (ctx->err says where): an error, or with
+ * --skip-bad a counted warning, which --strict turns back into the error.
+ */
+static int bad_row(struct xml_reader *r)
+{
+	struct pc_error located = r->ctx->err;
+
+	if (!r->ctx->opt.skip_bad)
+		return -1;
+	pc_error_clear(&r->ctx->err);
+	r->failed = false;
+	if (!pc_warn(r->ctx, FORMAT, "skipped an unparseable row, the first at %s:%u:%u: %s",
+		     r->in->name, located.line, located.column, located.message))
+		return 0;
+	r->ctx->err = located;
+	r->failed = true;
+	return -1;
+}
+
 static int handle_row(struct xml_reader *r, const xmlChar **attributes, size_t n)
 {
 	struct xml_position at = element_position(r);
 	struct xml_row x = { .row = { .at_line = at.line, .at_column = at.column } };
 
-	if (decode_row(r, attributes, n, &x))
-		return -1;
-	if (!(x.seen & 1u << TARGET_NAME))
-		return fail_at(r, at, "expected a FunctionName attribute in <%s>, found none",
-			       r->kind->row);
-	if (r->kind->report == VSPERF_CALL_TREE && !(x.seen & 1u << TARGET_LEVEL))
-		return fail_at(r, at, "expected a Level attribute in <%s>, found none",
-			       r->kind->row);
+	if (parse_row(r, attributes, n, at, &x))
+		return bad_row(r);
 	if (keep_layout(r, &x))
 		return -1;
 	if (vsperf_builder_add(&r->builder, &x.row))

@@ -4,6 +4,12 @@
  * each unnamed frame is looked up once; llvm-symbolizer answers every PE
  * (and --inline ELF) query of the profile in one run; the profile is then
  * copied with each frame replaced by its named chain (model/copy.h).
+ *
+ * What is said: a file found but refused (another build id, PDB GUID or
+ * age), a kallsyms that cannot be read or is all zeros, binaries without a
+ * usable file, addr2line failing: each a notice (base/ctx.h), never an
+ * error with --strict. Names not found lose nothing the input held: its
+ * frames stay as they were, unnamed.
  */
 #include "symbols/symbolize.h"
 #include "symbols/addr2line.h"
@@ -298,10 +304,7 @@ static int pe_source(struct symbolizer *s, const struct pc_module *module, struc
 		if (!is_file(paths[i]))
 			continue;
 		if ((why = pe_mismatch(paths[i], module, &pe, err, sizeof(err)))) {
-			if (pc_warn(s->ctx, SYMBOLS, "%s: %s; not used", paths[i], why)) {
-				free_paths(paths, 0, n);
-				return -1;
-			}
+			pc_notice(s->ctx, SYMBOLS, "%s: %s; not used", paths[i], why);
 			continue;
 		}
 		src->kind = SOURCE_LLVM;
@@ -397,11 +400,10 @@ static int try_elf(struct symbolizer *s, const char *path, const char *build_id,
 		return 0;
 	}
 	if (*build_id && strcmp(build_id, src->elf.build_id)) {
-		int ret = pc_warn(s->ctx, SYMBOLS, "%s: build id %s, not the profile's %s; not used",
-				  path, *src->elf.build_id ? src->elf.build_id : "(none)", build_id);
-
+		pc_notice(s->ctx, SYMBOLS, "%s: build id %s, not the profile's %s; not used",
+			  path, *src->elf.build_id ? src->elf.build_id : "(none)", build_id);
 		pc_elf_image_close(&src->elf);
-		return ret;
+		return 0;
 	}
 	*taken = true;
 	return 0;
@@ -448,8 +450,10 @@ static int table_source(struct symbolizer *s, const char *path, bool kallsyms,
 {
 	FILE *f = fopen(path, "r");
 
-	if (!f)
-		return pc_warn(s->ctx, SYMBOLS, "%s: %s", path, strerror(errno));
+	if (!f) {
+		pc_notice(s->ctx, SYMBOLS, "%s: %s", path, strerror(errno));
+		return 0;
+	}
 	pc_symtab_add_lines(symtab, f, kallsyms);
 	fclose(f);
 	return 0;
@@ -530,9 +534,9 @@ static char *default_kallsyms(struct symbolizer *s, const char *build_id)
 	running_kernel_build_id(running, sizeof(running));
 	if (!*build_id || !strcmp(build_id, running))
 		return copy_text("/proc/kallsyms");
-	pc_warn(s->ctx, SYMBOLS, "the kernel recorded (build id %s) is not the running one "
-		"(%s) and perf's cache has no kallsyms of it: kernel frames stay unnamed "
-		"(give --kallsyms)", build_id, *running ? running : "unknown");
+	pc_notice(s->ctx, SYMBOLS, "the kernel recorded (build id %s) is not the running one "
+		  "(%s) and perf's cache has no kallsyms of it: kernel frames stay unnamed "
+		  "(give --kallsyms)", build_id, *running ? running : "unknown");
 	return NULL;
 }
 
@@ -554,9 +558,8 @@ static int load_kallsyms(struct symbolizer *s, const struct pc_module *module)
 	if (s->kallsyms.count && all_at_zero(&s->kallsyms)) {
 		pc_symtab_release(&s->kallsyms);
 		pc_symtab_init(&s->kallsyms);
-		if (pc_warn(s->ctx, SYMBOLS, "%s: every address is 0 (kernel.kptr_restrict): "
-			    "kernel frames stay unnamed", path))
-			return -1;
+		pc_notice(s->ctx, SYMBOLS, "%s: every address is 0 (kernel.kptr_restrict): "
+			  "kernel frames stay unnamed", path);
 	}
 	return 0;
 }
@@ -834,8 +837,9 @@ static int ask_addr2line(struct symbolizer *s, uint32_t *first, uint32_t *count)
 		if (pc_addr2line(s->unwound[at].path, addresses, end - at, &s->inlined, err,
 				 sizeof(err))) {
 			free(addresses);
-			return pc_warn(s->ctx, SYMBOLS, "%s: DWARF-unwound frames keep their symbol "
-				       "table names, without inlined functions", err);
+			pc_notice(s->ctx, SYMBOLS, "%s: DWARF-unwound frames keep their symbol "
+				  "table names, without inlined functions", err);
+			return 0;
 		}
 	}
 	for (size_t q = 0; q < s->nunwound; q++) {
@@ -1018,10 +1022,10 @@ int pc_symbolize(struct pc_ctx *ctx, struct pc_model **m)
 	symbolizer_init(&s, ctx, *m);
 	ret = name_frames(&s);
 	if (!ret && s.nmissing)
-		ret = pc_warn(ctx, SYMBOLS, "no usable file %s%s for %zu of the binaries: %s%s",
-			      pc_option_text(ctx, "symbols") ? "in " : "at their recorded paths",
-			      pc_option_text(ctx, "symbols") ? pc_option_text(ctx, "symbols") : "",
-			      s.nmissing, s.missing, s.nmissing > 4 ? ", ..." : "");
+		pc_notice(ctx, SYMBOLS, "no usable file %s%s for %zu of the binaries: %s%s",
+			  pc_option_text(ctx, "symbols") ? "in " : "at their recorded paths",
+			  pc_option_text(ctx, "symbols") ? pc_option_text(ctx, "symbols") : "",
+			  s.nmissing, s.missing, s.nmissing > 4 ? ", ..." : "");
 	if (ret || (!s.nnamed && !completes_a_module(&s))) { /* nothing to change: no copy */
 		symbolizer_release(&s);
 		return ret ? -1 : 0;

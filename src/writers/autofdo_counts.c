@@ -360,9 +360,10 @@ static int pick_named_binary(struct afdo_walk *w, const char *binary)
 			       "%s: no binary named '%s' in the input", w->format,
 			       binary);
 	w->wanted[0] = true;
-	return pc_warn(w->ctx, w->format,
-		       "no binary named '%s' in the input: writing the addresses that have no binary",
-		       binary);
+	pc_notice(w->ctx, w->format,
+		  "no binary named '%s' in the input: writing the addresses that have no binary",
+		  binary);
+	return 0;
 }
 
 static int pick_binary(struct afdo_walk *w)
@@ -380,12 +381,14 @@ static int pick_binary(struct afdo_walk *w)
 			       w->format);
 	want_name(w, best);
 	if (!best)
-		return pc_warn(w->ctx, w->format,
-			       "no --binary given: writing the addresses that have no binary (%" PRIu64 " samples)",
-			       count);
-	return pc_warn(w->ctx, w->format,
-		       "no --binary given: writing '%s', the binary with the most samples (%" PRIu64 ")",
-		       pc_str(w->m, best), count);
+		pc_notice(w->ctx, w->format,
+			  "no --binary given: writing the addresses that have no binary (%" PRIu64 " samples)",
+			  count);
+	else
+		pc_notice(w->ctx, w->format,
+			  "no --binary given: writing '%s', the binary with the most samples (%" PRIu64 ")",
+			  pc_str(w->m, best), count);
+	return 0;
 }
 
 static int open_elf(struct afdo_walk *w)
@@ -402,10 +405,9 @@ static int open_elf(struct afdo_walk *w)
 			       binary ? "not a readable ELF file" : "none given");
 	if (w->space == AFDO_SPACE_VADDR && w->elf.is_exec && pc_option_text(w->ctx, "base")) {
 		w->ignore_base = true;
-		if (pc_warn(w->ctx, w->format,
-			    "--base ignored: '%s' is not position-independent, its runtime addresses are its own",
-			    binary))
-			return -1;
+		pc_notice(w->ctx, w->format,
+			  "--base ignored: '%s' is not position-independent, its runtime addresses are its own",
+			  binary);
 	}
 	w->elf_base = w->space == AFDO_SPACE_LLVM  ? w->elf.llvm_base :
 		      w->space == AFDO_SPACE_VADDR ? 0 :
@@ -579,10 +581,19 @@ static int collect(struct afdo_walk *w)
 #define WARN_COUNT(w, count, what) \
 	((count) && pc_warn((w)->ctx, (w)->format, "%" PRIu64 " " what, (count)))
 
+/*
+ * Addresses dropped or written under an unchecked assumption are losses
+ * (pc_warn, errors with --strict); that --lbr-ranges would make ranges of
+ * SPT LBR records is advice (a notice).
+ */
 static int report_losses(struct afdo_walk *w)
 {
 	const struct afdo_losses *lost = &w->lost;
 
+	if (lost->lbr_ranges_skipped)
+		pc_notice(w->ctx, w->format,
+			  "%" PRIu64 " SPT LBR records gave branch counts only (--lbr-ranges makes ranges, taking them as newest first)",
+			  lost->lbr_ranges_skipped);
 	if (WARN_COUNT(w, lost->no_address, "frames without an address were left out") ||
 	    WARN_COUNT(w, lost->no_load_address,
 		       "runtime addresses with no known load address were left out (give --base ADDR, --binary FILE or perf script --show-mmap-events)") ||
@@ -592,9 +603,7 @@ static int report_losses(struct afdo_walk *w)
 	    WARN_COUNT(w, lost->as_is,
 		       "DSO-relative addresses were written as they are (no load address, --base or ELF file: right for GNU ld binaries)") ||
 	    WARN_COUNT(w, lost->bad_ranges,
-		       "ranges that were negative or longer than 1 MiB were dropped with their branch, as AutoFDO does") ||
-	    WARN_COUNT(w, lost->lbr_ranges_skipped,
-		       "SPT LBR records gave branch counts only (--lbr-ranges makes ranges, taking them as newest first)"))
+		       "ranges that were negative or longer than 1 MiB were dropped with their branch, as AutoFDO does"))
 		return -1;
 	return 0;
 }

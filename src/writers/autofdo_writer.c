@@ -55,9 +55,15 @@
  *   llvm flavour   -> when the binary has no branch data, each IP becomes
  *                     a point range "a-a" (llvm-profgen's --leading-ip-only).
  *
- * What is lost (each counted in one warning): other binaries, symbols,
- * stacks beyond the leaf, labels, other columns, frames without address or
- * load address, addresses outside the ELF's segments, dropped ranges.
+ * What the format holds not, by its nature (the pipeline's notice, or a
+ * notice of the writer's; never an error with --strict): other binaries,
+ * symbols, stacks beyond the leaf, labels, other columns; which binary was
+ * picked without --binary, --base ignored, IPs as one-address ranges
+ * (llvm), and that --lbr-ranges would make ranges of SPT LBR records.
+ * What is lost (each counted in one warning, an error with --strict):
+ * frames without address or load address, addresses below --base or
+ * outside the ELF's segments, dropped ranges, and DSO-relative addresses
+ * written as they are without an ELF file to check them against.
  */
 #include "writers/autofdo_counts.h"
 #include "base/sort.h"
@@ -109,8 +115,9 @@ static int ips_as_ranges(struct pc_ctx *ctx, struct afdo_counts *c)
 				    c->addresses.counts[key]))
 			return -1;
 	}
-	return pc_warn(ctx, "llvm-unsymbolized",
-		       "the input has no branch stacks: llvm-unsymbolized gets each IP as a one-address range");
+	pc_notice(ctx, "llvm-unsymbolized",
+		  "the input has no branch stacks: llvm-unsymbolized gets each IP as a one-address range");
+	return 0;
 }
 
 static int check_empty(struct pc_ctx *ctx, const struct afdo_counts *c, const char *format)

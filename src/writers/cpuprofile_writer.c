@@ -84,12 +84,15 @@
  * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
- * What is lost, each with one warning: sample times when the model holds
- * none (evenly spaced samples), labels other than comm, pid and tid; the other
- * columns; exact counts past --max-samples; invalid UTF-8 in names
- * (U+FFFD). Addresses (but in the names of frames without a function),
- * branch stacks and arcs are reported by the conversion as parts this
- * format cannot keep; comments and facts are not written.
+ * What the format holds not, each said in one notice (never an error with
+ * --strict): sample times when the model holds none (evenly spaced
+ * samples), labels other than comm, pid and tid; the other columns;
+ * samples without a stack (under the node "(no stack)"). Addresses (but
+ * in the names of frames without a function), branch stacks and arcs are
+ * noticed by the conversion as parts this format cannot keep; comments
+ * and facts are not written. What is lost, each with one warning (an
+ * error with --strict): exact counts past --max-samples; invalid UTF-8 in
+ * names (U+FFFD).
  */
 #include "model/format.h"
 #include "base/apportion.h"
@@ -534,6 +537,7 @@ static const char *lost_column(const struct cpuprofile *w)
 	return NULL;
 }
 
+/* Thinning past --max-samples is a loss; evenly spaced samples are the model's nature. */
 static int warn_times(struct cpuprofile *w)
 {
 	double tick_ms = (double)w->span_us / (double)w->nwritten / 1000.0;
@@ -545,12 +549,14 @@ static int warn_times(struct cpuprofile *w)
 								   : w->total),
 			       w->time_column ? " ticks of" : "",
 			       (unsigned long long)w->nwritten, tick_ms);
-	return pc_warn(w->ctx, CPUPROFILE, "the model keeps no sample times: samples are evenly "
-		       "spaced %.6g ms apart (%s), in call-tree order", tick_ms,
-		       w->tick_ns == DEFAULT_TICK_NS ? "the input has no period in time units"
-						     : "the profile's period");
+	pc_notice(w->ctx, CPUPROFILE, "the model keeps no sample times: samples are evenly "
+		  "spaced %.6g ms apart (%s), in call-tree order", tick_ms,
+		  w->tick_ns == DEFAULT_TICK_NS ? "the input has no period in time units"
+						: "the profile's period");
+	return 0;
 }
 
+/* Notices for what the format holds not; warnings (errors with --strict) for losses. */
 static int warn_lost(struct cpuprofile *w)
 {
 	const char *column = pc_model_ncolumns(w->m) ? lost_column(w) : NULL;
@@ -560,17 +566,15 @@ static int warn_lost(struct cpuprofile *w)
 	    (w->thinned || pc_model_time_nanos(w->m) || pc_model_duration_nanos(w->m)) &&
 	    warn_times(w))
 		return -1;
-	if (column && pc_warn(w->ctx, CPUPROFILE, "only column '%s' is written; others such "
-			      "as '%s' are lost (pick one with --event)",
-			      pc_str(w->m, pc_model_column(w->m, w->column)->type), column))
-		return -1;
-	if (w->threads.lost_labels &&
-	    pc_warn(w->ctx, CPUPROFILE, "labels other than comm, pid and tid are lost"))
-		return -1;
-	if (w->stackless &&
-	    pc_warn(w->ctx, CPUPROFILE, "%llu samples without a call stack are written under "
-		    "the node \"" NO_STACK "\"", (unsigned long long)w->stackless))
-		return -1;
+	if (column)
+		pc_notice(w->ctx, CPUPROFILE, "only column '%s' is written; others such as '%s' "
+			  "are lost (pick one with --event)",
+			  pc_str(w->m, pc_model_column(w->m, w->column)->type), column);
+	if (w->threads.lost_labels)
+		pc_notice(w->ctx, CPUPROFILE, "labels other than comm, pid and tid are lost");
+	if (w->stackless)
+		pc_notice(w->ctx, CPUPROFILE, "%llu samples without a call stack are written "
+			  "under the node \"" NO_STACK "\"", (unsigned long long)w->stackless);
 	if (w->replaced &&
 	    pc_warn(w->ctx, CPUPROFILE, "invalid UTF-8 in names is written as U+FFFD"))
 		return -1;

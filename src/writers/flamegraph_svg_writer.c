@@ -75,10 +75,14 @@
  * every pass is linear but for two sorts, and none recurses, so a
  * 100,000-frame stack costs no C stack.
  *
- * What is lost, each with one warning: the other columns, labels other
- * than comm, pid and tid, and samples with neither a comm nor frames (not
- * drawn, nor counted in "all"). Addresses, modules and branch stacks are
- * reported by the conversion as parts this format cannot keep.
+ * What the format holds not, each said in one notice (never an error with
+ * --strict): the other columns, labels other than comm, pid and tid.
+ * Addresses, modules and branch stacks are noticed by the conversion as
+ * parts this format cannot keep. What is lost, each with one warning (an
+ * error with --strict): samples with neither a comm nor frames (not
+ * drawn, nor counted in "all"); names with bytes written as U+FFFD
+ * (invalid UTF-8, control characters, U+FFFE/FFFF; NUL, CR and LF as the
+ * folded names have them).
  */
 #include "writers/flamegraph_svg.h"
 #include "writers/folded_names.h"
@@ -1019,22 +1023,49 @@ static int parse_options(struct fg_writer *w)
 	return parse_minwidth(w);
 }
 
+/* Whether a name is drawn with U+FFFD for a character that XML cannot hold. */
+static bool needs_repair(const char *s, size_t n)
+{
+	bool ok = true;
+
+	for (size_t i = 0; i < n && ok;)
+		i += xml_char((const unsigned char *)s + i, n - i, &ok);
+	return !ok;
+}
+
+/* Whether a name of the tree was changed: NUL, CR, LF (folded), else for XML. */
+static bool names_repaired(const struct fg_writer *w)
+{
+	bool repaired = !w->diff && w->names.replaced;
+
+	for (uint32_t id = 1; id < w->nnodes && !repaired; id++) {
+		size_t len;
+		const char *name = name_text(w, w->nodes[id].name, &len);
+
+		repaired = needs_repair(name, len);
+	}
+	return repaired;
+}
+
+/* Notices for what the format holds not; warnings (errors with --strict) for losses. */
 static int warn_lost(struct fg_writer *w)
 {
 	const struct pc_model *m = w->m;
 	size_t other = pc_model_ncolumns(m) ? pc_folded_lost_column(m, w->column) : 0;
 
-	if (other < pc_model_ncolumns(m) &&
-	    pc_warn(w->ctx, SVG, "only column '%s' is drawn; others such as '%s' are lost "
-		    "(pick one with --event)", pc_str(m, pc_model_column(m, w->column)->type),
-		    pc_str(m, pc_model_column(m, other)->type)))
-		return -1;
-	if (w->names.lost_labels &&
-	    pc_warn(w->ctx, SVG, "labels other than comm, pid and tid are lost"))
-		return -1;
+	if (other < pc_model_ncolumns(m))
+		pc_notice(w->ctx, SVG, "only column '%s' is drawn; others such as '%s' are lost "
+			  "(pick one with --event)", pc_str(m, pc_model_column(m, w->column)->type),
+			  pc_str(m, pc_model_column(m, other)->type));
+	if (w->names.lost_labels)
+		pc_notice(w->ctx, SVG, "labels other than comm, pid and tid are lost");
 	if (w->rootless &&
 	    pc_warn(w->ctx, SVG, "%llu samples with neither a comm nor frames are not drawn",
 		    (unsigned long long)w->rootless))
+		return -1;
+	if (names_repaired(w) &&
+	    pc_warn(w->ctx, SVG, "invalid UTF-8 and control characters in names are drawn as "
+		    "U+FFFD"))
 		return -1;
 	return 0;
 }

@@ -39,10 +39,12 @@ static void put_bytes(struct pc_folded_names *names, const char *s, size_t n)
  */
 static void put_name_byte(struct pc_folded_names *names, char c)
 {
-	if (c == '\0' || c == '\n' || c == '\r')
+	if (c == '\0' || c == '\n' || c == '\r') {
 		put_bytes(names, "\xef\xbf\xbd", 3);
-	else
+		names->replaced = true;
+	} else {
 		put_bytes(names, c == ';' ? ":" : &c, 1);
+	}
 }
 
 static bool contains(const char *s, size_t n, const char *text)

@@ -45,6 +45,7 @@ struct pc_folded_names {
 	struct pc_folded_root *roots;      /* by label set id */
 	pc_str_id key_comm, key_pid, key_tid;
 	bool lost_labels; /* a label other than comm, pid and tid was seen */
+	bool replaced;    /* a NUL, CR or LF byte of a name was written as U+FFFD */
 };
 
 void pc_folded_names_init(struct pc_folded_names *names, const struct pc_model *m,

@@ -62,10 +62,13 @@
  * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
- * What is lost, each with one warning: labels other than comm, pid and tid;
- * the other events' columns; samples without a root or frames. Addresses
- * (but for --addrs), modules and branch stacks are reported by the
- * conversion as parts this format cannot keep.
+ * What the format holds not, each said in one notice (never an error with
+ * --strict): labels other than comm, pid and tid; the other events'
+ * columns. Addresses (but for --addrs), modules and branch stacks are
+ * noticed by the conversion as parts this format cannot keep; the naming
+ * rules above (';' as ':', arguments cut) are the format's own. What is
+ * lost, each with one warning (an error with --strict): samples without a
+ * root or frames; NUL, CR and LF bytes of names (written as U+FFFD).
  */
 #include "writers/folded_names.h"
 #include "base/sort.h"
@@ -125,22 +128,25 @@ static int add_sample(struct fw_writer *w, const struct pc_sample *sample, uint6
 
 /* ---- the output ---- */
 
+/* Notices for what the format holds not; warnings (errors with --strict) for losses. */
 static int warn_lost(struct fw_writer *w)
 {
 	const struct pc_model *m = w->m;
 	size_t other = pc_model_ncolumns(m) ? pc_folded_lost_column(m, w->column) : 0;
 
-	if (other < pc_model_ncolumns(m) &&
-	    pc_warn(w->ctx, FOLDED, "only column '%s' is written; others such as '%s' are lost "
-		    "(pick one with --event)", pc_str(m, pc_model_column(m, w->column)->type),
-		    pc_str(m, pc_model_column(m, other)->type)))
-		return -1;
-	if (w->names.lost_labels &&
-	    pc_warn(w->ctx, FOLDED, "labels other than comm, pid and tid are lost"))
-		return -1;
+	if (other < pc_model_ncolumns(m))
+		pc_notice(w->ctx, FOLDED, "only column '%s' is written; others such as '%s' are "
+			  "lost (pick one with --event)",
+			  pc_str(m, pc_model_column(m, w->column)->type),
+			  pc_str(m, pc_model_column(m, other)->type));
+	if (w->names.lost_labels)
+		pc_notice(w->ctx, FOLDED, "labels other than comm, pid and tid are lost");
 	if (w->rootless &&
 	    pc_warn(w->ctx, FOLDED, "%llu samples with neither a comm nor frames are not written",
 		    (unsigned long long)w->rootless))
+		return -1;
+	if (w->names.replaced &&
+	    pc_warn(w->ctx, FOLDED, "NUL, CR and LF bytes in names are written as U+FFFD"))
 		return -1;
 	return 0;
 }

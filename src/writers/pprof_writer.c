@@ -94,12 +94,15 @@
  * Samples that become identical (location ids, labels) are merged by
  * summing their values; a sum past INT64_MAX is an error.
  *
- * What is lost (each with one warning): arcs (but call arcs of caller/callee
- * data); the mapping of PE locations below RVA 0x1000; the branch stacks of samples
- * that also have a call stack; invalid UTF-8 bytes (U+FFFD instead). Also
- * lost without a warning: which branches formed one LBR record and their
- * order, the per-format header facts, the file and line of frames without
- * a function name, and whether an address was absolute or module-relative.
+ * What pprof holds not, each said in one notice (never an error with
+ * --strict): arcs (but call arcs of caller/callee data); the branch
+ * stacks of samples that also have a call stack. Also not held, without a
+ * notice: which branches formed one LBR record and their order, the
+ * per-format header facts, the file and line of frames without a function
+ * name, and whether an address was absolute or module-relative. What is
+ * lost, each with one warning (an error with --strict): locations outside
+ * their mapping's range; the mapping of PE locations below RVA 0x1000;
+ * invalid UTF-8 bytes (U+FFFD instead).
  *
  * Beside this file: pprof_conventions.c decides the names of perf's event
  * columns and which module is the profiled program; pprof_strings.c holds
@@ -701,9 +704,9 @@ static int add_model_sample(struct pprof_writer *w, size_t index)
 
 	if (!sample->stack && sample->branches)
 		return add_branch_samples(w, sample->labels, sample->branches, row);
-	if (sample->branches &&
-	    pc_warn(w->ctx, PPROF, "pprof keeps no branch stacks of samples that have call stacks"))
-		return -1;
+	if (sample->branches)
+		pc_notice(w->ctx, PPROF, "pprof keeps no branch stacks of samples that have call "
+			  "stacks");
 	return add_stack_sample(w, index);
 }
 
@@ -978,13 +981,15 @@ static void add_metadata(struct pprof_writer *w)
 	w->doc_url = fact_string(w, "pprof.doc_url");
 }
 
-/* One warning line per part of the model that the output lacks. */
+/*
+ * One line per part of the model that the output lacks: a notice for what
+ * pprof holds not (arcs), a warning (an error with --strict) for a loss.
+ */
 static int warn_losses(struct pprof_writer *w)
 {
-	if (pc_model_narcs(w->m) > w->nedges &&
-	    pc_warn(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped",
-		    pc_model_narcs(w->m) - w->nedges))
-		return -1;
+	if (pc_model_narcs(w->m) > w->nedges)
+		pc_notice(w->ctx, PPROF, "pprof keeps no arcs: %zu arcs dropped",
+			  pc_model_narcs(w->m) - w->nedges);
 	if (w->outside_range &&
 	    pc_warn(w->ctx, PPROF, "%zu locations lie outside their mapping's address range",
 		    w->outside_range))

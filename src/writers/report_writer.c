@@ -96,8 +96,11 @@
  * its values are approximate. --event may name the exclusive or the
  * inclusive column only.
  *
- * The writer needs call stacks: an input without any (LBR records only)
- * is refused before it runs.
+ * The writer needs call stacks: an input without any (LBR records only,
+ * or no samples at all) is refused before it runs (pipeline/convert.c).
+ * Called with a profile without samples, it writes the header and
+ * "total: 0", with "column: none (the input has no samples)" when the
+ * input made no column.
  *
  * What is lost: labels (a stack's samples are added whatever their
  * threads or processes), the other columns, samples whose counted value
@@ -967,7 +970,9 @@ static int put_arc_tree(const struct report *r)
 	pc_index_init(&t.name_index);
 	pc_index_init(&t.node_index);
 	pc_arena_init(&t.arena);
-	if (pc_model_reconstruct_stacks(r->ctx, r->m, stacks) || sum_stacks(&t))
+	/* the tree's heading says it is approximate: no warning of it */
+	if (pc_model_reconstruct_stacks_limited(r->ctx, r->m, stacks, PC_RECONSTRUCT_MAX_PATHS) ||
+	    sum_stacks(&t))
 		goto out;
 	t.frame_names = pc_xcalloc(pc_model_nframes(stacks) + 1, sizeof(*t.frame_names));
 	build_tree(&t);
@@ -1004,12 +1009,32 @@ out:
 
 /* --- the writer --- */
 
+/*
+ * A profile without samples and without columns (perf script text of
+ * comment lines only: no event was sampled) has nothing to count: its
+ * report says so rather than failing.
+ */
+static bool put_nothing_to_count(const struct report *r)
+{
+	const struct pc_model *m = r->m;
+
+	if (pc_model_ncolumns(m) || pc_model_nsamples(m) || pc_model_narcs(m) || r->ctx->opt.event)
+		return false;
+	fputs("profconv report\nsource:   ", r->out);
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		fprintf(r->out, "%s%s", i ? ", " : "", pc_str(m, pc_model_source(m, i)));
+	fputs("\ncolumn:   none (the input has no samples)\ntotal:    0\n", r->out);
+	return true;
+}
+
 static int report_write(struct pc_ctx *ctx, const struct pc_model *m,
 			struct pc_output *out)
 {
 	struct report r = { .ctx = ctx, .m = m, .out = out->fp };
 	int ret = -1;
 
+	if (put_nothing_to_count(&r))
+		return 0;
 	pc_index_init(&r.name_index);
 	pc_index_init(&r.node_index);
 	pc_arena_init(&r.arena);

@@ -6,14 +6,33 @@
  * it out), research/sampler.md, DESIGN.md section 4.3:
  *
  *   "@supersamplerV1.0" LF "@symboltableV1.1" LF
- *   ( TAB u32<id> TAB u32<0> TAB name TAB path TAB path LF )*  "@end" LF
+ *   ( TAB u32<id> TAB u32<unknown> TAB name TAB path TAB path LF )*  "@end" LF
  *   ( "@threadV1.0" TAB hex4<thread-id> LF
- *     ( TAB u32<1> u32<0> u32<1> u32<n> u32<frame-id> * n LF )* )*
+ *     ( TAB u32<p0> u32<p1> u32<p2> u32<n> u32<frame-id> * n LF )* )*
  *   "@end" LF
  *
- * u32 are big-endian; hex4 is four upper-case hex digits. Symbol ids count
- * up from 0x2122: the threads' entries first (a thread id must fit in 16
- * bits), then the frames' in first use.
+ * u32 are big-endian; hex4 is four upper-case hex digits. Symbol entries
+ * are written in ascending id order (threads' and frames' together).
+ *
+ * Ids: what the input says, where it says it and the id is free:
+ *   - a thread's id is its tid label when that is from 0 to 0xffff (a
+ *     Sampler thread id is 16-bit); the samples without thread labels
+ *     (thread, comm or tid) are thread 0000, "Thread_0000": the thread
+ *     the input did not name;
+ *   - when every input was a Sampler trace (the model's sources are all
+ *     "sampler"), a frame without PC_FRAME_HAS_ADDRESS is the symbol entry
+ *     the Sampler reader made it from: its address holds the entry's id
+ *     (low 32 bits) and unknown field (high 32 bits), written back as
+ *     they were;
+ *   - anything else, and an id already taken (merged traces, a tid that
+ *     two threads share), gets the lowest free id from 0x2122 up (the
+ *     2008 writer's first), threads first, then frames in first use;
+ *     their unknown field is 0.
+ * So Sampler -> Sampler gives the input back byte for byte when it is in
+ * this writer's form (entries in id order, each used by a stack, both
+ * paths equal and a thread entry's paths its name, the "@end" after the
+ * symbol table, each thread's lines in the model's order), and any trace
+ * once written is written again identically.
  *
  * What maps where:
  *   thread             -> one @threadV1.0 block and one symbol entry whose
@@ -21,14 +40,16 @@
  *                         sample's "thread" label; else, with a "comm"
  *                         label, "comm-PID/TID" as folded --tid writes a
  *                         root ('?' for a missing pid or tid; blanks in
- *                         the comm become '_'); else one default thread
- *                         "Thread_XXXX" (XXXX its id) for every sample
- *                         without such labels
+ *                         the comm become '_'); else "Thread_XXXX" (XXXX
+ *                         its id). A thread is a distinct (thread, tid),
+ *                         (comm, pid, tid) or (pid, tid); its entry's
+ *                         unknown field is the sample's sampler_unknown
+ *                         label (0 without one)
  *   frame              -> a symbol entry per distinct (function, module,
  *                         and for frames without PC_FRAME_HAS_ADDRESS their
  *                         address, which the Sampler reader sets to the
- *                         symbol id, so that Sampler -> Sampler keeps
- *                         same-named symbols apart):
+ *                         entry's id and unknown field, so that Sampler ->
+ *                         Sampler keeps same-named symbols apart):
  *                         name = the function, both paths = the module's
  *                         name; a frame without a function gets an empty
  *                         name (read back as an unknown frame of its
@@ -45,7 +66,8 @@
  *                         sampler_p0/p1/p2 labels when the sample has them
  * A stack's lines go to its thread's block in model order (the finalized
  * model's order, so output is deterministic). Writing more than
- * MAX_LINES stack lines in all is refused.
+ * MAX_LINES stack lines in all is refused. A profile without samples is
+ * the symbol table's header, "@end" and the final "@end".
  *
  * Caller/callee data (Visual Studio CallerCallee summaries, which have no
  * stacks) reaches this writer as the stacks that model/reconstruct.h
@@ -53,26 +75,41 @@
  * approximate, with counts that add up to the exclusive total exactly.
  *
  * What is lost, each with one warning: labels other than thread, tid,
- * comm, pid, tid and sampler_p0/p1/p2; the other columns; samples without
- * a call stack; TAB and LF bytes in names. Addresses, source lines,
- * branch stacks and arcs are reported by the conversion as parts this
- * format cannot keep. The tid label does not survive as a number: a
- * thread's id is its symbol id.
+ * comm, pid, tid, sampler_unknown and sampler_p0/p1/p2; the other
+ * columns; samples without a call stack; TAB and LF bytes in names.
+ * Addresses, source lines, branch stacks and arcs are reported by the
+ * conversion as parts this format cannot keep. A tid above 0xffff, or
+ * taken, does not survive as the thread's id (the name keeps it).
  */
 #include "model/format.h"
+#include "base/sort.h"
 
 #define SAMPLER "sampler"
 #define FIRST_ID 0x2122u
 #define MAX_THREAD_ID 0xffffu
 #define MAX_LINES (UINT64_C(1) << 28)
 
+enum thread_kind {
+	THREAD_UNNAMED,   /* no thread labels: thread 0000 */
+	THREAD_NAMED,     /* a "thread" label (Sampler) */
+	THREAD_COMM,      /* comm, pid, tid (perf) */
+	THREAD_TID,       /* pid and tid without a comm */
+};
+
+/* An id the input asks for (want, when wanted) and the one given. */
+struct sampler_id {
+	uint32_t want, id, unknown;
+	bool wanted, given;
+};
+
 struct sampler_thread {
-	uint32_t id;
+	struct sampler_id id;
 	char *name;
 	size_t name_len;
 };
 
 struct sampler_symbol {
+	struct sampler_id id;
 	char *name, *path;
 	size_t name_len, path_len;
 };
@@ -82,17 +119,19 @@ struct sampler_writer {
 	const struct pc_model *m;
 	FILE *out;
 	size_t column;
-	pc_str_id key_thread, key_comm, key_pid, key_tid, key_p[3];
+	bool from_sampler; /* every input was a Sampler trace: frames carry entry ids */
+	pc_str_id key_thread, key_comm, key_pid, key_tid, key_unknown, key_p[3];
 	/* threads: keyed by their label tuple, in first use */
 	struct pc_seqs thread_keys;
 	struct sampler_thread *threads; /* by key id - 1 */
 	size_t nthreads, threads_cap;
 	uint32_t *sample_thread;        /* by sample: thread index */
-	/* symbols: keyed by (function, module) or (0, module) */
+	/* symbols: keyed by (function, module, Sampler id, unknown) */
 	struct pc_seqs symbol_keys;
 	struct sampler_symbol *symbols; /* by key id - 1 */
 	size_t nsymbols, symbols_cap;
 	uint32_t *frame_symbol;         /* by frame id: symbol key id, 0 = not yet */
+	struct pc_seqs taken;           /* the ids given, as one-item sequences */
 	uint32_t *line;
 	size_t line_cap;
 	bool lost_labels, cleaned_text, stackless;
@@ -120,8 +159,32 @@ static void put_u32(FILE *out, uint32_t v)
 /* --- threads --- */
 
 struct thread_labels {
-	const struct pc_label *thread, *comm, *pid, *tid, *p[3];
+	const struct pc_label *thread, *comm, *pid, *tid, *unknown, *p[3];
 };
+
+/* The label's slot in out when it is one this writer uses, else NULL. */
+static const struct pc_label **label_slot(struct sampler_writer *w, const struct pc_label *label,
+					  struct thread_labels *out)
+{
+	bool numeric = !label->str;
+
+	if (label->key == w->key_thread && !numeric)
+		return &out->thread;
+	if (label->key == w->key_comm && !numeric)
+		return &out->comm;
+	if (!numeric)
+		return NULL;
+	if (label->key == w->key_pid)
+		return &out->pid;
+	if (label->key == w->key_tid)
+		return &out->tid;
+	if (label->key == w->key_unknown)
+		return &out->unknown;
+	for (size_t i = 0; i < 3; i++)
+		if (label->key == w->key_p[i])
+			return &out->p[i];
+	return NULL;
+}
 
 static void find_labels(struct sampler_writer *w, uint32_t set, struct thread_labels *out)
 {
@@ -131,22 +194,10 @@ static void find_labels(struct sampler_writer *w, uint32_t set, struct thread_la
 	memset(out, 0, sizeof(*out));
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_label *label = pc_model_label(w->m, ids[i]);
-		bool numeric = !label->str;
+		const struct pc_label **slot = label_slot(w, label, out);
 
-		if (label->key == w->key_thread && !numeric)
-			out->thread = label;
-		else if (label->key == w->key_comm && !numeric)
-			out->comm = label;
-		else if (label->key == w->key_pid && numeric)
-			out->pid = label;
-		else if (label->key == w->key_tid && numeric)
-			out->tid = label;
-		else if (label->key == w->key_p[0] && numeric)
-			out->p[0] = label;
-		else if (label->key == w->key_p[1] && numeric)
-			out->p[1] = label;
-		else if (label->key == w->key_p[2] && numeric)
-			out->p[2] = label;
+		if (slot)
+			*slot = label;
 		else
 			w->lost_labels = true;
 	}
@@ -183,59 +234,58 @@ static char *comm_name(struct sampler_writer *w, const struct thread_labels *l, 
 	return name;
 }
 
+static uint32_t label_u32(const struct pc_label *label)
+{
+	return label ? (uint32_t)label->num : UINT32_MAX;
+}
+
+/* The thread's key: its kind, then what tells threads of that kind apart. */
+static void thread_key(const struct thread_labels *l, uint32_t key[4])
+{
+	key[0] = l->thread ? THREAD_NAMED : l->comm ? THREAD_COMM :
+		 l->tid ? THREAD_TID : THREAD_UNNAMED;
+	key[1] = l->thread ? l->thread->str : l->comm ? l->comm->str : 0;
+	key[2] = key[0] == THREAD_COMM || key[0] == THREAD_TID ? label_u32(l->pid) : 0;
+	key[3] = key[0] == THREAD_UNNAMED ? 0 : label_u32(l->tid);
+}
+
+/* The id a new thread asks for: its tid when 16-bit, 0 for the unnamed thread. */
+static struct sampler_id thread_id_wanted(const struct thread_labels *l, const uint32_t key[4])
+{
+	struct sampler_id id = { .unknown = l->unknown ? (uint32_t)l->unknown->num : 0 };
+
+	if (key[0] == THREAD_UNNAMED)
+		id.wanted = true;
+	else if (l->tid && l->tid->num >= 0 && l->tid->num <= MAX_THREAD_ID)
+		id = (struct sampler_id){ .want = (uint32_t)l->tid->num, .wanted = true,
+					  .unknown = id.unknown };
+	return id;
+}
+
 /* The thread index of a label set (new threads get no id yet). */
 static uint32_t thread_of(struct sampler_writer *w, uint32_t set)
 {
 	struct thread_labels l;
-	uint32_t key[4] = { 0 }, id;
+	uint32_t key[4], id;
 	size_t known = w->thread_keys.count;
 	struct sampler_thread *thread;
 
 	find_labels(w, set, &l);
-	if (l.thread) {
-		key[0] = 1;
-		key[1] = l.thread->str;
-	} else if (l.comm) {
-		key[0] = 2;
-		key[1] = l.comm->str;
-		key[2] = l.pid ? (uint32_t)l.pid->num : UINT32_MAX;
-		key[3] = l.tid ? (uint32_t)l.tid->num : UINT32_MAX;
-	}
+	thread_key(&l, key);
 	id = pc_seqs_add(&w->thread_keys, key, 4);
 	if (w->thread_keys.count == known)
 		return id - 1;
 	pc_grow(&w->threads, &w->threads_cap, id, sizeof(*w->threads));
 	thread = &w->threads[id - 1];
-	*thread = (struct sampler_thread){ 0 };
+	*thread = (struct sampler_thread){ .id = thread_id_wanted(&l, key) };
 	w->nthreads = id;
-	if (l.thread)
-		thread->name = copy_clean(w, pc_str(w->m, l.thread->str),
-					  pc_str_len(w->m, l.thread->str));
-	else if (l.comm)
-		thread->name = comm_name(w, &l, &thread->name_len);
-	if (l.thread)
+	if (l.thread) {
 		thread->name_len = pc_str_len(w->m, l.thread->str);
-	return id - 1;
-}
-
-static int number_threads(struct sampler_writer *w)
-{
-	if (w->nthreads > MAX_THREAD_ID - FIRST_ID + 1)
-		return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "%zu threads: Sampler thread ids "
-			       "are 16-bit, so at most %u threads fit", w->nthreads,
-			       MAX_THREAD_ID - FIRST_ID + 1);
-	for (size_t i = 0; i < w->nthreads; i++) {
-		struct sampler_thread *thread = &w->threads[i];
-		char name[16];
-
-		thread->id = FIRST_ID + (uint32_t)i;
-		if (thread->name)
-			continue;
-		snprintf(name, sizeof(name), "Thread_%04X", thread->id);
-		thread->name_len = strlen(name);
-		thread->name = copy_clean(w, name, thread->name_len);
+		thread->name = copy_clean(w, pc_str(w->m, l.thread->str), thread->name_len);
+	} else if (l.comm) {
+		thread->name = comm_name(w, &l, &thread->name_len);
 	}
-	return 0;
+	return id - 1;
 }
 
 /* --- symbols --- */
@@ -243,9 +293,9 @@ static int number_threads(struct sampler_writer *w)
 static uint32_t symbol_of(struct sampler_writer *w, uint32_t frame_id)
 {
 	const struct pc_frame *frame = pc_model_frame(w->m, frame_id);
-	/* a frame without an address keeps its own (a Sampler symbol id) */
-	uint32_t key[3] = { frame->function, frame->module,
-			    frame->flags & PC_FRAME_HAS_ADDRESS ? 0 : (uint32_t)frame->address };
+	/* a frame without an address keeps its own (a Sampler id and unknown field) */
+	uint64_t own = frame->flags & PC_FRAME_HAS_ADDRESS ? 0 : frame->address;
+	uint32_t key[4] = { frame->function, frame->module, (uint32_t)own, (uint32_t)(own >> 32) };
 	uint32_t id;
 	size_t known = w->symbol_keys.count;
 	struct sampler_symbol *symbol;
@@ -253,13 +303,16 @@ static uint32_t symbol_of(struct sampler_writer *w, uint32_t frame_id)
 
 	if (w->frame_symbol[frame_id])
 		return w->frame_symbol[frame_id];
-	id = pc_seqs_add(&w->symbol_keys, key, 3);
+	id = pc_seqs_add(&w->symbol_keys, key, 4);
 	w->frame_symbol[frame_id] = id;
 	if (w->symbol_keys.count == known)
 		return id;
 	pc_grow(&w->symbols, &w->symbols_cap, id, sizeof(*w->symbols));
 	symbol = &w->symbols[id - 1];
+	*symbol = (struct sampler_symbol){ 0 };
 	w->nsymbols = id;
+	if (w->from_sampler && !(frame->flags & PC_FRAME_HAS_ADDRESS))
+		symbol->id = (struct sampler_id){ .want = key[2], .unknown = key[3], .wanted = true };
 	symbol->name_len = pc_str_len(w->m, frame->function);
 	symbol->name = copy_clean(w, pc_str(w->m, frame->function), symbol->name_len);
 	symbol->path_len = pc_str_len(w->m, path);
@@ -267,9 +320,79 @@ static uint32_t symbol_of(struct sampler_writer *w, uint32_t frame_id)
 	return id;
 }
 
-static uint32_t symbol_id(const struct sampler_writer *w, uint32_t key)
+/* --- ids --- */
+
+/* Gives id its wanted value when no entry has it yet. */
+static void give_wanted(struct sampler_writer *w, struct sampler_id *id)
 {
-	return FIRST_ID + (uint32_t)w->nthreads + key - 1;
+	if (!id->wanted || pc_seqs_find(&w->taken, &id->want, 1))
+		return;
+	pc_seqs_add(&w->taken, &id->want, 1);
+	id->id = id->want;
+	id->given = true;
+}
+
+static bool is_taken(struct sampler_writer *w, uint64_t id)
+{
+	uint32_t item = (uint32_t)id;
+
+	return pc_seqs_find(&w->taken, &item, 1) != 0;
+}
+
+/* Gives id the lowest free value from *next on; false past max. */
+static bool give_free(struct sampler_writer *w, struct sampler_id *id, uint64_t *next,
+		      uint64_t max)
+{
+	uint32_t item;
+
+	if (id->given)
+		return true;
+	while (*next <= max && is_taken(w, *next))
+		(*next)++;
+	if (*next > max)
+		return false;
+	item = (uint32_t)*next;
+	pc_seqs_add(&w->taken, &item, 1);
+	id->id = item;
+	id->given = true;
+	return true;
+}
+
+static void name_unnamed_threads(struct sampler_writer *w)
+{
+	for (size_t i = 0; i < w->nthreads; i++) {
+		struct sampler_thread *thread = &w->threads[i];
+		char name[16];
+
+		if (thread->name)
+			continue;
+		snprintf(name, sizeof(name), "Thread_%04X", thread->id.id);
+		thread->name_len = strlen(name);
+		thread->name = copy_clean(w, name, thread->name_len);
+	}
+}
+
+/* The input's ids first (threads', then frames'), then the free ones from FIRST_ID. */
+static int assign_ids(struct sampler_writer *w)
+{
+	uint64_t next = FIRST_ID;
+
+	for (size_t i = 0; i < w->nthreads; i++)
+		give_wanted(w, &w->threads[i].id);
+	for (size_t i = 0; i < w->nsymbols; i++)
+		give_wanted(w, &w->symbols[i].id);
+	for (size_t i = 0; i < w->nthreads; i++)
+		if (!give_free(w, &w->threads[i].id, &next, MAX_THREAD_ID))
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "%zu threads: Sampler "
+				       "thread ids are 16-bit, and no id from 0x%X to 0x%X is "
+				       "left for thread %zu", w->nthreads, FIRST_ID,
+				       MAX_THREAD_ID, i + 1);
+	for (size_t i = 0; i < w->nsymbols; i++)
+		if (!give_free(w, &w->symbols[i].id, &next, UINT32_MAX))
+			return pc_fail(&w->ctx->err, PC_STATUS_INPUT, "no symbol id is left "
+				       "for %zu symbols", w->nsymbols);
+	name_unnamed_threads(w);
+	return 0;
 }
 
 /* --- the column --- */
@@ -295,13 +418,13 @@ static int pick_column(struct sampler_writer *w)
 
 /* --- the output --- */
 
-static void put_symbol(FILE *out, uint32_t id, const char *name, size_t name_len,
-		       const char *path, size_t path_len)
+static void put_symbol(FILE *out, const struct sampler_id *id, const char *name,
+		       size_t name_len, const char *path, size_t path_len)
 {
 	fputc('\t', out);
-	put_u32(out, id);
+	put_u32(out, id->id);
 	fputc('\t', out);
-	put_u32(out, 0);
+	put_u32(out, id->unknown);
 	fputc('\t', out);
 	fwrite(name, 1, name_len, out);
 	fputc('\t', out);
@@ -311,21 +434,40 @@ static void put_symbol(FILE *out, uint32_t id, const char *name, size_t name_len
 	fputc('\n', out);
 }
 
+/* Entry i: thread i, or symbol i - nthreads. */
+static void put_entry(struct sampler_writer *w, size_t i)
+{
+	const struct sampler_thread *t;
+	const struct sampler_symbol *s;
+
+	if (i < w->nthreads) {
+		t = &w->threads[i];
+		put_symbol(w->out, &t->id, t->name, t->name_len, t->name, t->name_len);
+	} else {
+		s = &w->symbols[i - w->nthreads];
+		put_symbol(w->out, &s->id, s->name, s->name_len, s->path, s->path_len);
+	}
+}
+
+/* Threads' and frames' entries, in ascending id order. */
 static void put_symbol_table(struct sampler_writer *w)
 {
+	size_t n = w->nthreads + w->nsymbols;
+	uint32_t *order = pc_xmalloc((n ? n : 1) * sizeof(*order));
+	uint64_t *keys = pc_xmalloc((n ? n : 1) * sizeof(*keys));
+
+	for (size_t i = 0; i < n; i++) {
+		order[i] = (uint32_t)i;
+		keys[i] = i < w->nthreads ? w->threads[i].id.id :
+					    w->symbols[i - w->nthreads].id.id;
+	}
+	pc_sort_by_keys(order, keys, n);
 	fputs("@supersamplerV1.0\n@symboltableV1.1\n", w->out);
-	for (size_t i = 0; i < w->nthreads; i++) {
-		const struct sampler_thread *t = &w->threads[i];
-
-		put_symbol(w->out, t->id, t->name, t->name_len, t->name, t->name_len);
-	}
-	for (size_t i = 0; i < w->nsymbols; i++) {
-		const struct sampler_symbol *s = &w->symbols[i];
-
-		put_symbol(w->out, symbol_id(w, (uint32_t)i + 1), s->name, s->name_len,
-			   s->path, s->path_len);
-	}
+	for (size_t i = 0; i < n; i++)
+		put_entry(w, order[i]);
 	fputs("@end\n", w->out);
+	free(order);
+	free(keys);
 }
 
 static void put_prefix(struct sampler_writer *w, uint32_t set)
@@ -346,7 +488,7 @@ static void put_sample(struct sampler_writer *w, size_t i, uint64_t count)
 
 	pc_grow(&w->line, &w->line_cap, n + 1, sizeof(*w->line));
 	for (size_t k = 0; k < n; k++)
-		w->line[k] = symbol_id(w, w->frame_symbol[frames[k]]);
+		w->line[k] = w->symbols[w->frame_symbol[frames[k]] - 1].id.id;
 	for (uint64_t c = 0; c < count; c++) {
 		fputc('\t', w->out);
 		put_prefix(w, sample->labels);
@@ -360,7 +502,7 @@ static void put_sample(struct sampler_writer *w, size_t i, uint64_t count)
 static void put_threads(struct sampler_writer *w)
 {
 	for (size_t t = 0; t < w->nthreads; t++) {
-		fprintf(w->out, "@threadV1.0\t%04X\n", w->threads[t].id);
+		fprintf(w->out, "@threadV1.0\t%04X\n", w->threads[t].id.id);
 		for (size_t i = 0; i < pc_model_nsamples(w->m); i++) {
 			uint64_t count = pc_model_values(w->m, i)[w->column];
 
@@ -402,20 +544,19 @@ static int gather(struct sampler_writer *w)
 		for (size_t k = 0; k < n; k++)
 			symbol_of(w, frames[k]);
 	}
-	return number_threads(w);
+	return assign_ids(w);
 }
 
 static int warn_lost(struct sampler_writer *w)
 {
 	const struct pc_model *m = w->m;
 
-	if (w->lost_labels &&
-	    pc_warn(w->ctx, SAMPLER, "labels other than thread, comm, pid and tid are lost"))
-		return -1;
-	if (pc_model_ncolumns(m) > 1 &&
-	    pc_warn(w->ctx, SAMPLER, "only column '%s' is written, as sample lines; the "
-		    "other columns are lost", pc_str(m, pc_model_column(m, w->column)->type)))
-		return -1;
+	/* notices: what Sampler has no place for; losses: the warnings below */
+	if (w->lost_labels)
+		pc_notice(w->ctx, SAMPLER, "labels other than thread, comm, pid and tid are lost");
+	if (pc_model_ncolumns(m) > 1)
+		pc_notice(w->ctx, SAMPLER, "only column '%s' is written, as sample lines; the "
+			  "other columns are lost", pc_str(m, pc_model_column(m, w->column)->type));
 	if (w->stackless &&
 	    pc_warn(w->ctx, SAMPLER, "samples without a call stack are lost"))
 		return -1;
@@ -440,14 +581,23 @@ static void writer_release(struct sampler_writer *w)
 	free(w->line);
 	pc_seqs_release(&w->thread_keys);
 	pc_seqs_release(&w->symbol_keys);
+	pc_seqs_release(&w->taken);
 }
 
 static pc_str_id find_string(const struct pc_model *m, const char *text)
 {
-	for (size_t i = 1; i < pc_model_nstrings(m); i++)
-		if (!strcmp(pc_str(m, (pc_str_id)i), text))
-			return (pc_str_id)i;
-	return UINT32_MAX; /* never a key */
+	pc_str_id id = pc_model_find_string(m, text, strlen(text));
+
+	return id ? id : UINT32_MAX; /* never a key */
+}
+
+/* Whether every input was a Sampler trace. */
+static bool all_from_sampler(const struct pc_model *m)
+{
+	for (size_t i = 0; i < pc_model_nsources(m); i++)
+		if (strcmp(pc_str(m, pc_model_source(m, i)), SAMPLER))
+			return false;
+	return pc_model_nsources(m) > 0;
 }
 
 static void find_keys(struct sampler_writer *w)
@@ -458,8 +608,10 @@ static void find_keys(struct sampler_writer *w)
 	w->key_comm = find_string(w->m, "comm");
 	w->key_pid = find_string(w->m, "pid");
 	w->key_tid = find_string(w->m, "tid");
+	w->key_unknown = find_string(w->m, "sampler_unknown");
 	for (size_t i = 0; i < 3; i++)
 		w->key_p[i] = find_string(w->m, p_names[i]);
+	w->from_sampler = all_from_sampler(w->m);
 }
 
 static int sampler_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc_output *out)
@@ -469,6 +621,7 @@ static int sampler_write(struct pc_ctx *ctx, const struct pc_model *m, struct pc
 
 	pc_seqs_init(&w.thread_keys);
 	pc_seqs_init(&w.symbol_keys);
+	pc_seqs_init(&w.taken);
 	find_keys(&w);
 	if (pick_column(&w) || gather(&w) || warn_lost(&w))
 		goto cleanup;

@@ -32,8 +32,10 @@
  *                  llvm-profgen; negative offsets cannot be written.
  *   totals         the positions' counts plus the nested totals.
  *
- * What is lost, each counted in a warning: addresses without line
- * information (line 0, no function), LLVM positions outside 0..65535.
+ * What is lost, each counted in a warning (an error with --strict):
+ * addresses without line information (line 0, no function) or in
+ * functions without a name, LLVM positions outside 0..65535. A profile
+ * from IP samples alone is advised about in a notice (never an error).
  */
 #include "writers/source_profile.h"
 #include "writers/autofdo_counts.h"
@@ -767,11 +769,13 @@ static int build_tree(struct sp_builder *b, const struct afdo_counts *c)
 		add_ips(b, &c->addresses);
 		pc_dwarf_call_sites(b->dw, floor_call, b);
 		/* branch counts are not on the scale of IP samples: no heads or targets from them */
-		if (branches ? pc_warn(b->ctx, b->format,
-				       "the profile comes from the IP samples: SPT LBR records give ranges, heads and call targets with --lbr-ranges") :
-			       pc_warn(b->ctx, b->format,
-				       "IP samples only: they show which functions are hot but can mislead block layout (skid); record branch stacks (perf record -b) where the CPU has them"))
-			return -1;
+		/* advice, not a loss: a notice */
+		if (branches)
+			pc_notice(b->ctx, b->format,
+				  "the profile comes from the IP samples: SPT LBR records give ranges, heads and call targets with --lbr-ranges");
+		else
+			pc_notice(b->ctx, b->format,
+				  "IP samples only: they show which functions are hot but can mislead block layout (skid); record branch stacks (perf record -b) where the CPU has them");
 	}
 	return report(b);
 }

@@ -59,20 +59,22 @@
  * (writers/json_text.h). Output is deterministic.
  *
  * Limits: a profile whose total passes 2^63-1 is refused; values past
- * 2^53 are written exactly but lose precision in JavaScript (a warning).
+ * 2^53 are written exactly but lose precision in JavaScript (a notice).
  *
  * Caller/callee data (Visual Studio CallerCallee summaries, which have no
  * stacks) reaches this writer as the stacks that model/reconstruct.h
  * rebuilds from it (pipeline/convert.c does that for stack-only writers):
  * approximate, with counts that add up to the exclusive total exactly.
  *
- * What is lost, each with one warning: labels other than comm, pid and tid;
- * with threads or --event, the other columns; units speedscope lacks
- * (written as "none"); invalid UTF-8 in names. Addresses (but in the names
- * of frames without a function), modules (but in those names), branch
- * stacks and arcs are reported by the conversion as parts this format
- * cannot keep; the profile's start time, duration, period, comments and
- * facts are not written.
+ * What the format holds not, each said in one notice (never an error with
+ * --strict): labels other than comm, pid and tid; with threads or --event,
+ * the other columns; units speedscope lacks (written as "none"); samples
+ * without a stack (the one frame "(no stack)"). Addresses (but in the
+ * names of frames without a function), modules (but in those names),
+ * branch stacks and arcs are noticed by the conversion as parts this
+ * format cannot keep; the profile's start time, duration, period,
+ * comments and facts are not written. What is lost, with one warning (an
+ * error with --strict): invalid UTF-8 in names (U+FFFD).
  */
 #include "model/format.h"
 #include "writers/call_frames.h"
@@ -441,29 +443,28 @@ static const char *lost_column(const struct speedscope *w)
 	return NULL;
 }
 
+/* Notices for what the format holds not; warnings (errors with --strict) for losses. */
 static int warn_lost(struct speedscope *w)
 {
 	const char *column = lost_column(w), *unit = lost_unit(w);
 
-	if (column && pc_warn(w->ctx, SPEEDSCOPE, "only column '%s' is written%s; others such as "
-			      "'%s' are lost (pick one with --event)",
-			      pc_str(w->m, pc_model_column(w->m, w->column)->type),
-			      w->by_thread ? ", one profile per thread" : "", column))
-		return -1;
-	if (unit && pc_warn(w->ctx, SPEEDSCOPE, "unit '%s' has no speedscope equivalent: "
-			    "written as \"none\"", unit))
-		return -1;
-	if (w->threads.lost_labels &&
-	    pc_warn(w->ctx, SPEEDSCOPE, "labels other than comm, pid and tid are lost"))
-		return -1;
-	if (w->stackless &&
-	    pc_warn(w->ctx, SPEEDSCOPE, "samples without a call stack (a weight of %llu) are "
-		    "written with the one frame \"" NO_STACK "\"", (unsigned long long)w->stackless))
-		return -1;
-	if (w->past_js_exact &&
-	    pc_warn(w->ctx, SPEEDSCOPE, "a profile's total passes 2^53: JavaScript viewers "
-		    "read its values rounded"))
-		return -1;
+	if (column)
+		pc_notice(w->ctx, SPEEDSCOPE, "only column '%s' is written%s; others such as "
+			  "'%s' are lost (pick one with --event)",
+			  pc_str(w->m, pc_model_column(w->m, w->column)->type),
+			  w->by_thread ? ", one profile per thread" : "", column);
+	if (unit)
+		pc_notice(w->ctx, SPEEDSCOPE, "unit '%s' has no speedscope equivalent: "
+			  "written as \"none\"", unit);
+	if (w->threads.lost_labels)
+		pc_notice(w->ctx, SPEEDSCOPE, "labels other than comm, pid and tid are lost");
+	if (w->stackless)
+		pc_notice(w->ctx, SPEEDSCOPE, "samples without a call stack (a weight of %llu) "
+			  "are written with the one frame \"" NO_STACK "\"",
+			  (unsigned long long)w->stackless);
+	if (w->past_js_exact)
+		pc_notice(w->ctx, SPEEDSCOPE, "a profile's total passes 2^53: JavaScript "
+			  "viewers read its values rounded");
 	if (w->replaced &&
 	    pc_warn(w->ctx, SPEEDSCOPE, "invalid UTF-8 in names is written as U+FFFD"))
 		return -1;

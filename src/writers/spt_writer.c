@@ -38,11 +38,12 @@
  * preceded by a REPEAT of count - 1. Order is deterministic: program id,
  * record kind, count, then RVAs.
  *
- * What is lost (each counted in one warning): frames without a module,
- * address or load address, RVAs that do not fit in 32 bits, branches whose
- * ends lie in two modules, the root-most frames of stacks deeper than 255,
- * and everything SPT has no place for: names, labels, values that are not
- * counts, and how stacks continued in other modules.
+ * What is lost (each counted in one warning, an error with --strict):
+ * frames without a module, address or load address, RVAs that do not fit
+ * in 32 bits, branches whose ends lie in two modules, the root-most frames
+ * of stacks deeper than 255. Not held, by SPT's nature (symbols in the
+ * conversion's notice, the rest without one): names, labels, values that
+ * are not counts, and how stacks continued in other modules.
  */
 #include "model/format.h"
 #include "base/sort.h"

@@ -97,8 +97,17 @@ fi
 
 # --- folded -> folded: the input sorted and merged ---
 # round_trip FILE: folded -> folded gives FILE's lines merged (counts of
-# identical stacks added, stacks adding up to 0 dropped) and sorted.
+# identical stacks added, stacks adding up to 0 dropped) and sorted. A
+# file of 0 bytes (inferno's no-events-collapsed.txt) is refused, as every
+# 0-byte input is: "profconv: FILE: empty input", exit 1.
 round_trip() {
+	if [ ! -s "$1" ]; then
+		"$profconv" convert -q -f folded -t folded -o "$tmp/round.folded" "$1" 2>"$tmp/err"
+		status=$?
+		[ "$status" = 1 ] && [ "$(cat "$tmp/err")" = "profconv: $1: empty input" ] ||
+			failed "$1: a 0-byte input is not refused as empty (exit $status: $(cat "$tmp/err"))"
+		return
+	fi
 	"$profconv" convert -q -f folded -t folded -o "$tmp/round.folded" "$1" ||
 		{ failed "$1: folded -> folded failed"; return; }
 	awk '{ n = $NF; sub(/ [0-9]+$/, ""); sum[$0] += n }

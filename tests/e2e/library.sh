@@ -57,7 +57,7 @@ for p in "$prog" "$prog-static"; do
 		{ echo "FAIL: ${p##*/}: the merged profile is not twice the input"; fail=1; }
 	for want in "error: unknown input format 'nosuch' (see 'profconv formats')" \
 		"error: unknown option '--nosuch'" \
-		"error: folded: this format cannot keep the input's instruction addresses, branch stacks (an error with --strict)" \
+		"error: folded: 3 samples with neither a comm nor frames are not written (an error with --strict)" \
 		"error: this profile holds part of an input whose read failed; free it" \
 		"error: no data given for a non-empty input" \
 		"version $("$PROFCONV" --version | cut -d' ' -f2)"; do

@@ -15,17 +15,19 @@
 #    stripped from them, and not before.
 # 2. inferno: its expected files where inferno and the Perl script agree
 #    match exactly (example-perf-stacks, go-stacks, java-inline,
-#    sourcepawn-jitdump --jit, versioned-vmlinux --kernel, no-events); the
+#    sourcepawn-jitdump --jit, versioned-vmlinux --kernel); the
 #    others match after the differences the README names are applied to
 #    both sides: inferno repairs partially demangled Rust symbols and keeps
 #    quotes (perf-rust-Yamakaky-dcpu x 6 option sets, single-event), keeps
 #    parentheses inside C++ templates (cpp-stacks-std-function), and counts
 #    "cycles" and "cycles:u" as one event (single-line-stacks: profconv's
-#    folds of the two events, merged).
+#    folds of the two events, merged). no-events.txt is 0 bytes, whose
+#    empty folded output inferno expects: profconv refuses every 0-byte
+#    input, "profconv: FILE: empty input", exit 1 and no output.
 # 3. Every other input in the corpus (.gz ones through zcat) reads without
 #    error with `profconv convert -f perf-script -t dump`, and is detected
-#    as perf-script without -f, except inferno's no-events.txt (empty: no
-#    format to detect). Not inputs: the expected results (results/,
+#    as perf-script without -f, except inferno's no-events.txt (0 bytes:
+#    refused as above). Not inputs: the expected results (results/,
 #    *.afdotext), licences and READMEs. Two files are malformed on purpose
 #    and must fail with a located error: collapse-guess/unknown-format.txt
 #    (not perf script) and collapse-perf/weird-stack-line.txt (a callchain
@@ -219,7 +221,12 @@ check_exact "$inf/results/go-stacks-collapsed.txt" "$inf/go-stacks.txt"
 check_exact "$inf/results/java-inline-collapsed.txt" "$inf/java-inline.txt"
 check_exact "$inf/results/sourcepawn-jitdump-collapsed-jit.txt" "$inf/sourcepawn-jitdump.txt" --jit
 check_exact "$inf/results/versioned-vmlinux-collapsed-kernel.txt" "$inf/versioned-vmlinux.txt" --kernel
-check_exact "$inf/results/no-events-collapsed.txt" "$inf/no-events.txt"
+# no-events.txt: 0 bytes, refused (inferno writes an empty folded file)
+rm -f "$tmp/none.folded"
+"$profconv" convert -q -f perf-script -t folded -o "$tmp/none.folded" "$inf/no-events.txt" 2>"$tmp/err"
+status=$?
+[ "$status" -eq 1 ] && [ "$(cat "$tmp/err")" = "profconv: $inf/no-events.txt: empty input" ] &&
+	[ ! -e "$tmp/none.folded" ] || fail "no-events.txt (0 bytes): exit $status: $(cat "$tmp/err")"
 for opt in pid tid kernel jit all addrs; do
 	# shellcheck disable=SC2046
 	fold "$fg/perf-rust-Yamakaky-dcpu.txt" "$tmp/rust-$opt" $(options_of $opt) &&
@@ -232,7 +239,7 @@ fold "$inf/cpp-stacks-std-function.txt" "$tmp/cpp" &&
 fold "$inf/single-line-stacks.txt" "$tmp/sl1" --event cycles:u &&
 	fold "$inf/single-line-stacks.txt" "$tmp/sl2" --event cycles &&
 	check_normalized "$inf/results/single-line-stacks-collapsed.txt" "$tmp/sl1" "$tmp/sl2"
-echo "inferno: $inf_exact of 6 expected files match exactly, $inf_norm of 9 after the README's differences"
+echo "inferno: $inf_exact of 5 expected files match exactly, $inf_norm of 9 after the README's differences; no-events.txt (0 bytes) refused"
 
 # 3. every input reads
 parsed=0 detected=0
@@ -241,6 +248,7 @@ for input in $(find "$corpus" -type f ! -name 'LICENSE*' ! -name README.md ! -na
 	rel=${input#$corpus/}
 	case $input in *.gz) zcat "$input" >"$tmp/in.txt" ;; *) cp "$input" "$tmp/in.txt" ;; esac
 	case $rel in
+	inferno/tests/data/collapse-perf/no-events.txt) continue ;; # 0 bytes: refused, above
 	*/collapse-guess/unknown-format.txt | */collapse-perf/weird-stack-line.txt)
 		rm -f "$tmp/out.dump"
 		if "$profconv" convert -f perf-script -t dump -o "$tmp/out.dump" "$tmp/in.txt" 2>"$tmp/err"; then
@@ -256,7 +264,6 @@ for input in $(find "$corpus" -type f ! -name 'LICENSE*' ! -name README.md ! -na
 		continue
 	fi
 	parsed=$((parsed + 1))
-	[ "$rel" = inferno/tests/data/collapse-perf/no-events.txt ] && continue
 	if "$profconv" convert -q -t dump -o "$tmp/detected.dump" "$tmp/in.txt" 2>"$tmp/err" &&
 		cmp -s "$tmp/out.dump" "$tmp/detected.dump"; then
 		detected=$((detected + 1))

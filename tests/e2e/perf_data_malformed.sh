@@ -7,7 +7,8 @@
 # two events with IDENTIFIER, callchains, MMAP/MMAP2/COMM/FORK/EXIT, the
 # HOSTNAME, BUILD_ID and EVENT_DESC features), the same in pipe mode, and
 # its zstd files, each broken one way per class:
-#   truncated header (every length 0..103), the attrs section (not a
+#   truncated header (every length 1..103; 0 bytes is "empty input",
+#   refused before any reader), the attrs section (not a
 #   multiple of attr_size, past the end of the file, at an offset past the
 #   end), attr_size nonsense (0, 8, 79, 200, 5000, 2^63) and an attr's own
 #   size nonsense (4000, 32), an ids section past the end, the data section
@@ -243,8 +244,15 @@ for pair in "file-le file-be" "pipe pipe-be"; do
 		fail "info on $2.data differs from $1.data's: $(diff "$tmp/$1.info" "$tmp/$2.info" | head -4)"
 done
 
-# --- truncated header: every length 0..103 ---
-cut=0
+# --- truncated header: every length 1..103 (0 bytes: "empty input", before any reader) ---
+: >"$tmp/header.data"
+checked=$((checked + 1))
+"$profconv" convert -f perf-data -t folded -o "$out_dir/out.folded" "$tmp/header.data" 2>"$tmp/empty.err"
+status=$?
+[ "$status" -eq 1 ] && [ "$(cat "$tmp/empty.err")" = "profconv: $tmp/header.data: empty input" ] ||
+	fail "header cut at 0: exit $status: $(cat "$tmp/empty.err")"
+out_dir_empty || { fail "header cut at 0: left files"; clean_out_dir; }
+cut=1
 while [ "$cut" -lt 104 ]; do
 	head -c "$cut" "$cases/base.data" >"$tmp/header.data"
 	if [ "$cut" -lt 8 ]; then
@@ -349,6 +357,8 @@ pipe = open(os.path.join(cases, "pipe.data"), "rb").read()
 boundaries = set(int(x) for x in open(os.path.join(cases, "pipe.boundaries")).read().split())
 near = set(b + d for b in boundaries for d in (-1, 0, 1))
 for cut in sweep(len(pipe), near):
+    if cut == 0:
+        continue  # 0 bytes: "empty input" before any reader (checked above)
     with open(cut_path, "wb") as f:
         f.write(pipe[:cut])
     at_boundary = cut in boundaries
@@ -356,7 +366,7 @@ for cut in sweep(len(pipe), near):
     check("pipe-mode cut at %d" % cut, pipe[:cut], cut_path, False, at_boundary, info)
     check("pipe-mode cut at %d, from stdin" % cut, pipe[:cut], cut_path, True, at_boundary, info)
 print("cuts: %d %d %d %d" % (len([c for c in sweep(len(base), set()) if c >= 104]),
-                            len(sweep(len(pipe), near)), checks, failures))
+                            len(sweep(len(pipe), near)) - 1, checks, failures))
 EOF
 python3 "$tmp/cuts.py" "$profconv" "$cases" "$out_dir" >"$tmp/cuts.log"
 grep '^FAIL' "$tmp/cuts.log"

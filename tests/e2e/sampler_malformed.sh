@@ -12,6 +12,8 @@
 #   - the output directory stays empty (no output, no temporary file).
 # One cut of small.trace is a valid file: right after the "@end" that
 # closes the symbol table (an empty profile); there convert must succeed.
+# Cut 0 (0 bytes) is refused as "profconv: NAME: empty input" before the
+# reader runs (pipeline/convert.c), with exit 1 and no output.
 # Each malformation's message is checked too (the substring after it).
 # Every run has a timeout, so a hang fails the test.
 #
@@ -64,6 +66,28 @@ bad() {
 		{ fail "$bad_label: left $(ls "$out_dir")"; rm -f "$out_dir"/*; }
 }
 
+# empty_input FILE LABEL: 0 bytes, by name and through a pipe, are refused
+# before any reader runs: "profconv: NAME: empty input", exit 1, no output.
+empty_input() {
+	for how in file pipe; do
+		if [ "$how" = pipe ]; then
+			status=$(cat "$1" | { timeout 20 "$profconv" convert -f sampler -t pprof \
+				-o "$out_dir/out.pb.gz" - 2>"$tmp/err"; echo $?; })
+			name='<stdin>'
+		else
+			timeout 20 "$profconv" convert -f sampler -t pprof -o "$out_dir/out.pb.gz" \
+				"$1" 2>"$tmp/err"
+			status=$?
+			name=$1
+		fi
+		checked=$((checked + 1))
+		[ "$status" -eq 1 ] || fail "$2 ($how): exit $status, expected 1"
+		[ "$(cat "$tmp/err")" = "profconv: $name: empty input" ] ||
+			fail "$2 ($how): not the empty-input error: $(head -1 "$tmp/err")"
+		[ -z "$(ls -A "$out_dir")" ] || { fail "$2 ($how): left $(ls "$out_dir")"; rm -f "$out_dir"/*; }
+	done
+}
+
 gen() { # NAME LINE...: a trace made from spec lines
 	name=$1
 	shift
@@ -81,7 +105,9 @@ for sample in small noend; do
 	cut=0
 	while [ "$cut" -lt "$size" ]; do
 		head -c "$cut" "$file" >"$tmp/cut.trace"
-		if [ "$sample" = small ] && [ "$cut" -eq "$valid_cut" ]; then
+		if [ "$cut" -eq 0 ]; then
+			empty_input "$tmp/cut.trace" "cut 0 of $sample"
+		elif [ "$sample" = small ] && [ "$cut" -eq "$valid_cut" ]; then
 			timeout 20 "$profconv" convert -q -f sampler -t pprof \
 				-o "$out_dir/out.pb.gz" "$tmp/cut.trace" ||
 				fail "cut $cut of $sample: the empty profile must read"

@@ -12,6 +12,7 @@
 # (-f spt: a file too short or too damaged to carry the signature is not
 # detected as SPT at all, which is right; here the reader is under test.
 # Files whose signature survives are also converted without -f.)
+# A file of 0 bytes is "profconv: FILE: empty input" (before any reader).
 # A cut exactly at the start of the events or of a segment leaves a valid,
 # shorter file: there convert must succeed. Truncations are also fed
 # through a pipe (size unknown: the reader finds the end by running out).
@@ -124,8 +125,24 @@ rm -f "$out_dir/base.pb.gz"
 head -c 20 "$tmp/base.spt" >"$tmp/short_header.spt"
 expect_error short_header "$tmp/short_header.spt"
 expect_message short_header "truncated header: expected 32 bytes, found 20"
+# 0 bytes: refused before any reader runs (pipeline/convert.c), by name and
+# through a pipe, as "profconv: NAME: empty input"
 : >"$tmp/empty.spt"
-expect_error empty "$tmp/empty.spt"
+for how in file pipe; do
+	checked=$((checked + 1))
+	if [ "$how" = pipe ]; then
+		timeout 10 "$profconv" convert -f spt -t pprof -o "$out_dir/out.pb.gz" - \
+			<"$tmp/empty.spt" 2>"$tmp/empty.err"
+		status=$? name='<stdin>'
+	else
+		timeout 10 "$profconv" convert -f spt -t pprof -o "$out_dir/out.pb.gz" \
+			"$tmp/empty.spt" 2>"$tmp/empty.err"
+		status=$? name=$tmp/empty.spt
+	fi
+	[ "$status" -eq 1 ] && [ "$(cat "$tmp/empty.err")" = "profconv: $name: empty input" ] ||
+		fail "empty ($how): exit $status: $(cat "$tmp/empty.err")"
+	out_dir_empty || { fail "empty ($how): left files"; rm -f "$out_dir"/*; }
+done
 
 malformed bad_signature "bad signature 78 56 34 12" \
 	"header signature=0x12345678" "$BASE_TABLES" "$BASE_EVENTS"
@@ -196,7 +213,7 @@ case $valid_cuts in
 *) fail "could not find the segment boundaries of base.spt: '$valid_cuts'" ;;
 esac
 
-cut=0
+cut=1 # 0 bytes: the empty file above
 while [ "$cut" -lt "$size" ]; do
 	head -c "$cut" "$tmp/base.spt" >"$tmp/cut.spt"
 	case $valid_cuts in

@@ -15,7 +15,8 @@
 #      after a valid folded report (when the magic survives, so that the
 #      file is detected) and `info` exit 1 with the same
 #      "profconv: FILE: offset 0x..: vsp: ..." line, and convert leaves no
-#      file behind; the offsets and messages of the classes are exact;
+#      file behind; the offsets and messages of the classes are exact; a
+#      file of 0 bytes is "profconv: FILE: empty input" (convert);
 #   5. a .vsp alone does not convert (exit 1, no output), and neither does
 #      one given before the report;
 #   6. with a report first (a folded file, and a small vsperfreport
@@ -172,9 +173,14 @@ expect_error "lone high surrogate" "$tmp/lone_high.vsp" 0x490a \
 gen bad_counter --counter_name_utf16=Cycles --counter_name_utf16=Misses --poke=628:3dd8
 expect_error "bad counter name" "$tmp/bad_counter.vsp" 0x274 \
 	"bad UTF-16 in counter_name[1] (the field at 0x270): unpaired high surrogate 0xd83d at character 2"
+# 0 bytes: refused as "empty input" before any reader runs (pipeline/convert.c)
 gen empty --truncate=0
-expect_error "empty file" "$tmp/empty.vsp" 0x0 \
-	"truncated header: expected 19752 bytes, found 0 (the file ends before magic)"
+checked=$((checked + 1))
+timeout 10 "$profconv" convert -f vsp -t pprof -o "$out_dir/out.pb.gz" "$tmp/empty.vsp" 2>"$tmp/convert.err"
+status=$?
+[ "$status" -eq 1 ] && [ "$(cat "$tmp/convert.err")" = "profconv: $tmp/empty.vsp: empty input" ] ||
+	fail "empty file: exit $status: $(cat "$tmp/convert.err")"
+out_dir_empty || { fail "empty file: convert left files behind"; rm -f "$out_dir"/*; }
 
 # A valid pair in the same places is fine (U+1F600).
 gen pair --machine_name="PC-$(printf '\360\237\230\200')"
@@ -195,6 +201,7 @@ while [ "$cut" -lt 19752 ]; do
 done
 ncuts=0
 for cut in $cuts; do
+	[ "$cut" -eq 0 ] && continue # the empty file above
 	head -c "$cut" "$samples/vsperf/session.vsp" >"$tmp/cut.vsp"
 	expect_error "cut at $cut" "$tmp/cut.vsp" "$(printf '0x%x' "$cut")" \
 		"truncated header: expected 19752 bytes, found $cut (the file ends "

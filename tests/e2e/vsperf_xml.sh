@@ -247,7 +247,8 @@ sed 's/PerformanceReport/Report/g' "$tmp/wrongroot.xml" >"$tmp/wrongroot2.xml"
 bad "$tmp/wrongroot2.xml" "wrong root" 'expected the root element <PerformanceReport> of a Visual Studio report, found <Report>$'
 
 # truncations of calltree.xml (the unit test cuts at every byte): every 5th
-# byte and each of the last 40 as files; every 97th also through a pipe
+# byte and each of the last 40 as files; every 97th also through a pipe;
+# the cut at 0 (0 bytes) is "empty input", refused before the reader runs
 size=$(wc -c <"$tree")
 cut=0
 while [ "$cut" -lt "$size" ]; do
@@ -256,7 +257,15 @@ while [ "$cut" -lt "$size" ]; do
 		continue
 	fi
 	head -c "$cut" "$tree" >"$tmp/cut.xml"
-	if [ "$cut" -eq $((size - 1)) ]; then
+	if [ "$cut" -eq 0 ]; then
+		# 0 bytes: refused before any reader runs (pipeline/convert.c)
+		timeout 20 "$profconv" convert -f vsperf-xml -t pprof -o "$out_dir/out.pb.gz" \
+			"$tmp/cut.xml" 2>"$tmp/err"
+		status=$?
+		checked=$((checked + 1))
+		[ "$status" -eq 1 ] && [ "$(cat "$tmp/err")" = "profconv: $tmp/cut.xml: empty input" ] &&
+			[ -z "$(ls -A "$out_dir")" ] || fail "cut at 0: exit $status: $(cat "$tmp/err")"
+	elif [ "$cut" -eq $((size - 1)) ]; then
 		# only the final newline is gone: still a whole document
 		timeout 20 "$profconv" convert -q -f vsperf-xml -t folded -o - "$tmp/cut.xml" \
 			>"$tmp/cut.folded" || fail "cut $cut: convert failed"

@@ -236,6 +236,42 @@ static void test_an_earlier_default_column_is_kept(void **state)
 	assert_int_equal(pc_model_values(f->m, 0)[2], 1);
 }
 
+/*
+ * Folded text cannot say whether its counts are samples or summed
+ * periods: they are sampled counts (role PC_ROLE_SAMPLES), what every
+ * stack consumer can use.
+ */
+static void test_counts_are_sampled_counts(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(read_text(f, "a;b 3\n"), 0);
+	assert_int_equal(pc_model_column(f->m, 0)->role, PC_ROLE_SAMPLES);
+	assert_string_equal(pc_str(f->m, pc_model_column(f->m, 0)->event), "samples");
+	assert_int_equal(pc_model_pick_column(f->m, NULL, PC_ROLE_SAMPLES), 0);
+}
+
+/*
+ * Into a model whose earlier input counts samples of a named event (perf's
+ * NAME_sample, its default NAME_event a weight): the counts join that
+ * samples column, which becomes the default (the one holding both inputs).
+ */
+static void test_counts_join_an_earlier_samples_column(void **state)
+{
+	struct fixture *f = *state;
+	int samples = pc_model_add_event_column(f->m, "cycles_sample", "count", "cycles",
+						PC_ROLE_SAMPLES);
+	int periods = pc_model_add_event_column(f->m, "cycles_event", "count", "cycles",
+						PC_ROLE_WEIGHT);
+
+	pc_model_set_default_column(f->m, periods);
+	assert_int_equal(read_text(f, "a;b 3\n"), 0);
+	assert_int_equal(pc_model_ncolumns(f->m), 2);
+	assert_int_equal(pc_model_default_column(f->m), samples);
+	assert_int_equal(pc_model_values(f->m, 0)[samples], 3);
+	assert_int_equal(pc_model_values(f->m, 0)[periods], 0);
+}
+
 /* --- errors --- */
 
 static void test_no_space_before_the_count(void **state)
@@ -506,11 +542,25 @@ static void test_probe_without_semicolons_is_a_weak_guess(void **state)
 	assert_true(probe("main 5\nother 3\n") < PC_PROBE_WEAK);
 }
 
+/*
+ * A whole input of blank lines is an empty profile: WEAK (detected, since
+ * no other format claims blank text); a full head of blanks says nothing.
+ */
+static void test_probe_blank_lines_only_is_weak(void **state)
+{
+	char head[PC_PROBE_BYTES];
+
+	(void)state;
+	assert_int_equal(probe("\n\n"), PC_PROBE_WEAK);
+	assert_int_equal(probe(" \t\r\n\n"), PC_PROBE_WEAK);
+	memset(head, '\n', sizeof(head));
+	assert_int_equal(pc_folded_reader.probe((const uint8_t *)head, sizeof(head)), PC_PROBE_NO);
+}
+
 static void test_probe_rejects_other_text(void **state)
 {
 	(void)state;
 	assert_int_equal(probe(""), PC_PROBE_NO);
-	assert_int_equal(probe("\n\n"), PC_PROBE_NO);
 	assert_int_equal(probe("a;b 1\nnot folded\n"), PC_PROBE_NO);
 	assert_int_equal(probe("a;b 1.5\n"), PC_PROBE_NO);
 	assert_int_equal(probe("# comment;x 1\nbinary\x01;garbage 2\n"), PC_PROBE_NO);
@@ -586,6 +636,8 @@ int main(void)
 		T(test_largest_count),
 		T(test_empty_input),
 		T(test_an_earlier_default_column_is_kept),
+		T(test_counts_are_sampled_counts),
+		T(test_counts_join_an_earlier_samples_column),
 		T(test_no_space_before_the_count),
 		T(test_not_a_count),
 		T(test_negative_count),
@@ -607,6 +659,7 @@ int main(void)
 		T(test_line_longer_than_64_mib),
 		T(test_probe_folded_is_strong),
 		T(test_probe_without_semicolons_is_a_weak_guess),
+		T(test_probe_blank_lines_only_is_weak),
 		T(test_probe_rejects_other_text),
 		T(test_probe_full_head),
 		T(test_probe_random_bytes),

@@ -2,7 +2,8 @@
  * test_sampler_reader.c - the Apple Sampler reader: exact model contents
  * (frames keyed by symbol id, modules from the first or second path,
  * leaf-first stacks, thread and tid labels, the sampler_p0..p2 labels of
- * unusual prefixes, merged counts), binary-safe parsing of ids and counts
+ * unusual prefixes, merged counts, the unknown fields kept, the lines
+ * joining an earlier input's samples column), binary-safe parsing of ids and counts
  * holding TAB, LF and '@' bytes, the optional "@end" after the symbol
  * table, every error class at its exact byte offset, reading through a
  * pipe (size unknown), and the probe.
@@ -65,6 +66,23 @@ static void put_u32(struct fixture *f, uint32_t v)
 static void header(struct fixture *f)
 {
 	put_text(f, "@supersamplerV1.0\n@symboltableV1.1\n");
+}
+
+/* A symbol entry whose unknown field is unknown. */
+static void symbol_u(struct fixture *f, uint32_t id, uint32_t unknown, const char *name,
+		     const char *path1, const char *path2)
+{
+	put_text(f, "\t");
+	put_u32(f, id);
+	put_text(f, "\t");
+	put_u32(f, unknown);
+	put_text(f, "\t");
+	put_text(f, name);
+	put_text(f, "\t");
+	put_text(f, path1);
+	put_text(f, "\t");
+	put_text(f, path2);
+	put_text(f, "\n");
 }
 
 static void symbol(struct fixture *f, uint32_t id, const char *name, const char *path1,
@@ -226,6 +244,56 @@ static void test_stacks_threads_and_frames(void **state)
 	assert_int_equal(pc_model_nframes(m), 4);
 	assert_int_equal(pc_model_nmodules(m), 3);
 	assert_string_equal(str(m, pc_model_source(m, 0)), "sampler");
+}
+
+/*
+ * The unknown fields are kept: a frame's in the high 32 bits of its
+ * address (the id in the low ones), a thread entry's as the numeric label
+ * sampler_unknown; the Sampler writer writes both back.
+ */
+static void test_unknown_fields_are_kept(void **state)
+{
+	struct fixture *f = *state;
+	const struct pc_model *m = f->m;
+	size_t i, n;
+	const uint32_t *frames;
+
+	header(f);
+	symbol_u(f, 0x2122, 0x80000001, "Thread_2122", "Thread_2122", "Thread_2122");
+	symbol_u(f, 0x2123, 7, "main", "/bin/app", "/bin/app");
+	put_text(f, "@end\n");
+	thread(f, 0x2122);
+	stack(f, 1, (const uint32_t[]){ 0x2123 });
+	put_text(f, "@end\n");
+	assert_int_equal(read_trace(f, false), 0);
+	i = find_sample(m, "main", "Thread_2122");
+	frames = pc_model_stack(m, pc_model_sample(m, i)->stack, &n);
+	assert_int_equal(pc_model_frame(m, frames[0])->address, (uint64_t)7 << 32 | 0x2123);
+	assert_int_equal(pc_model_frame(m, frames[0])->flags & PC_FRAME_HAS_ADDRESS, 0);
+	assert_non_null(label_of(m, i, "sampler_unknown"));
+	assert_int_equal(label_of(m, i, "sampler_unknown")->num, 0x80000001);
+	assert_int_equal(label_of(m, i, "tid")->num, 0x2122);
+}
+
+/*
+ * Into a model whose earlier input counts samples of a named event (perf's
+ * NAME_sample): the lines join that column, which becomes the default.
+ */
+static void test_lines_join_an_earlier_samples_column(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_model *m = f->m;
+	int samples = pc_model_add_event_column(m, "cycles_sample", "count", "cycles",
+						PC_ROLE_SAMPLES);
+	int periods = pc_model_add_event_column(m, "cycles_event", "count", "cycles",
+						PC_ROLE_WEIGHT);
+
+	pc_model_set_default_column(m, periods);
+	base_trace(f, true);
+	assert_int_equal(read_trace(f, false), 0);
+	assert_int_equal(pc_model_ncolumns(m), 2);
+	assert_int_equal(pc_model_default_column(m), samples);
+	assert_int_equal(pc_model_values(m, find_sample(m, "work", "Thread_2122"))[samples], 2);
 }
 
 static void test_symbol_table_end_is_optional(void **state)
@@ -463,6 +531,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_stacks_threads_and_frames),
 		T(test_symbol_table_end_is_optional),
+		T(test_unknown_fields_are_kept),
+		T(test_lines_join_an_earlier_samples_column),
 		T(test_empty_profiles),
 		T(test_binary_bytes),
 		T(test_unusual_prefix_becomes_labels),

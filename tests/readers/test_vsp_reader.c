@@ -310,8 +310,25 @@ static void test_bad_magic(void **state)
 
 	memcpy(f->hdr, "\x00\x11\x22\x33", 4);
 	assert_int_equal(read_header(f), -1);
-	assert_error_at(f, 0, "bad magic 00 11 22 33 (expected the bytes 4d 50 4c 45, the "
-			"little-endian value 0x454c504d = 1162561869, or 45 4c 50 4d)");
+	assert_error_at(f, 0, "bad magic 00 11 22 33 (expected the bytes 4d 50 4c 45, \"MPLE\": "
+			"the little-endian value 0x454c504d = 1162629197; 4d 49 4b 45, \"MIKE\": "
+			"0x454b494d = 1162561869; or 45 4c 50 4d, \"ELPM\")");
+}
+
+/*
+ * The magic as the write-up's code checks it, the decimal 1162561869:
+ * 0x454b494d, bytes 4d 49 4b 45 ("MIKE"), read and probed like the others.
+ */
+static void test_decimal_magic_of_the_write_up(void **state)
+{
+	struct fixture *f = *state;
+
+	assert_int_equal(1162561869u, 0x454b494du);
+	memcpy(f->hdr, "MIKE", 4);
+	assert_int_equal(pc_vsp_reader.probe(f->hdr, sizeof(f->hdr)), PC_PROBE_CERTAIN);
+	assert_int_equal(read_header(f), 0);
+	assert_fact(f->m, "vsp.magic",
+		    "0x454b494d (bytes 4d 49 4b 45, \"MIKE\": 1162561869, the write-up's decimal)");
 }
 
 static void test_wrong_header_size(void **state)
@@ -937,6 +954,7 @@ int main(void)
 		T(test_never_reads_past_the_header),
 		T(test_reversed_magic),
 		T(test_bad_magic),
+		T(test_decimal_magic_of_the_write_up),
 		T(test_wrong_header_size),
 		T(test_truncated_at_every_field_boundary),
 		T(test_short_file_with_bad_magic),

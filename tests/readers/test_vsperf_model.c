@@ -284,6 +284,50 @@ static void test_numbers_as_visual_studio_writes_them(void **state)
 	assert_int_equal(vsperf_parse_address("  ", 2, &u), VSPERF_NUMBER_EMPTY);
 }
 
+static enum vsperf_number time_of(const char *s, uint64_t max, uint64_t *out, bool *rounded)
+{
+	return vsperf_parse_time(s, strlen(s), max, out, rounded);
+}
+
+/* Times: counts exactly, else decimals rounded half up to whole ticks. */
+static void test_times_round_their_fractions(void **state)
+{
+	uint64_t u = 0;
+	bool rounded = true;
+
+	(void)state;
+	assert_int_equal(time_of("1,000", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 1000);
+	assert_false(rounded);
+	assert_int_equal(time_of("9223372036854775807", PC_COUNT_MAX, &u, &rounded),
+			 VSPERF_NUMBER_OK);
+	assert_int_equal(u, PC_COUNT_MAX);
+	assert_int_equal(time_of("12.5", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 13);
+	assert_true(rounded);
+	assert_int_equal(time_of("12,49", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 12);
+	assert_true(rounded);
+	assert_int_equal(time_of("18,160.51", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 18161);
+	assert_int_equal(time_of("1.426,50", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 1427);
+	assert_int_equal(time_of("0.04", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 0);
+	assert_int_equal(time_of("7.00", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_OK);
+	assert_int_equal(u, 7);
+	assert_false(rounded);
+	assert_int_equal(time_of(" ", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_EMPTY);
+	assert_int_equal(time_of("5.", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_BAD);
+	assert_int_equal(time_of(".5", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_BAD);
+	assert_int_equal(time_of("-1.5", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_BAD);
+	assert_int_equal(time_of("1.5x", PC_COUNT_MAX, &u, &rounded), VSPERF_NUMBER_BAD);
+	assert_int_equal(time_of("9223372036854775807.5", PC_COUNT_MAX, &u, &rounded),
+			 VSPERF_NUMBER_TOO_LARGE);
+	assert_int_equal(time_of("9223372036854775808.1", PC_COUNT_MAX, &u, &rounded),
+			 VSPERF_NUMBER_TOO_LARGE);
+}
+
 #define T(name) cmocka_unit_test_setup_teardown(name, pct_setup, pct_teardown)
 
 int main(void)
@@ -298,6 +342,7 @@ int main(void)
 		T(test_a_subtree_total_past_int64_is_refused),
 		T(test_process_name_beats_the_level_0_name),
 		cmocka_unit_test(test_numbers_as_visual_studio_writes_them),
+		cmocka_unit_test(test_times_round_their_fractions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,6 +8,7 @@
  * CRLF, blank lines, no final newline, BOMs, UTF-16LE/BE with and without
  * a BOM, grouped numbers, decimal commas, header spellings); every error
  * class at its exact line:column; the consistency warnings and --strict;
+ * times with a fraction (rounded, warned); --skip-bad;
  * streaming over pipes and long lines; the probe.
  */
 #include "pipeline/registry.h"
@@ -964,12 +965,96 @@ static void test_strict_turns_warnings_into_errors(void **state)
 {
 	struct fixture *f = *state;
 
+	/* an inconsistent input kept as given: a notice, no error */
 	f->ctx.opt.strict = true;
 	assert_int_equal(read_text(f, "Type,Function Name,Inclusive Samples,Exclusive Samples\n"
-				      "Root,f,3,4\n"), -1);
-	assert_string_equal(f->ctx.err.message, "the exclusive value of \"f\" (4, line 2) passes "
-			    "its inclusive value (3) (an error with --strict)");
+				      "Root,f,3,4\n"), 0);
+	/* values added together: a loss */
+	assert_int_equal(read_text(f, "Type,Function Name,Inclusive Samples,Exclusive Samples\n"
+				      "Root,f,3,3\nRoot,f,2,2\n"), -1);
+	assert_string_equal(f->ctx.err.message, "function \"f\" has more than one Root row "
+			    "(again at line 3); their values add up (an error with --strict)");
 	assert_string_equal(f->ctx.err.path, "test.csv");
+}
+
+/*
+ * Times with a fraction (an IDE export's "12.5") are read, rounded to
+ * whole ticks half up, with one counted warning; integer times and every
+ * count stay exact ("1,000" is 1000), and a fractional sample count is
+ * still refused (test_bad_count). --strict: the first rounding is the error.
+ */
+static void test_fractional_times_are_rounded(void **state)
+{
+	struct fixture *f = *state;
+	static const char report[] =
+		"Type,Function Name,Elapsed Inclusive Time,Elapsed Exclusive Time,Number of Calls\n"
+		"Root,f,12.5,\"2,25\",3\n"
+		"Root,g,\"1,000\",7,1\n"
+		"Root,h,\"1,000.50\",0.49,1\n";
+
+	assert_int_equal(read_text(f, report), 0);
+	assert_int_equal(value_of(f->m, "f", -1, "elapsed_inclusive"), 13);
+	assert_int_equal(value_of(f->m, "f", -1, "elapsed_exclusive"), 2);
+	assert_int_equal(value_of(f->m, "g", -1, "elapsed_inclusive"), 1000);
+	assert_int_equal(value_of(f->m, "g", -1, "elapsed_exclusive"), 7);
+	assert_int_equal(value_of(f->m, "h", -1, "elapsed_inclusive"), 1001);
+	assert_int_equal(value_of(f->m, "h", -1, "elapsed_exclusive"), 0);
+	assert_int_equal(value_of(f->m, "f", -1, "calls"), 3);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 4);
+	assert_string_equal(f->ctx.warnings[0].text, "vsperf: rounded times with a fraction to "
+			    "whole ticks, the first \"12.5\" in column \"Elapsed Inclusive Time\" "
+			    "at line 2 to 13");
+
+	pc_ctx_init(&f->ctx);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	f->ctx.opt.strict = true;
+	assert_error(f, report, 2, 8, "\"12.5\" in column \"Elapsed Inclusive Time\" has a "
+		     "fraction, which would be rounded to 13 (an error with --strict)");
+}
+
+/*
+ * --skip-bad: a row that does not parse (a bad number, too few fields, an
+ * unterminated quote) is skipped, counted in one warning that names the
+ * first; --strict makes that the located error again. A row that parses
+ * but does not fit (a Caller before any Root) stays an error.
+ */
+static void test_skip_bad_skips_unparseable_rows(void **state)
+{
+	struct fixture *f = *state;
+	static const char report[] =
+		"Type,Function Name,Inclusive Samples,Exclusive Samples\n"
+		"Root,f,3,2\n"
+		"Root,g,x,1\n"
+		"Root,h,1\n"
+		"Root,\"i,1,1\n"
+		"Root,j,5,5\n";
+
+	f->ctx.opt.skip_bad = true;
+	assert_int_equal(read_text(f, report), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "j", -1, "samples"), 5);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 3);
+	assert_string_equal(f->ctx.warnings[0].text, "vsperf: skipped an unparseable line, the "
+			    "first at test.csv:3:8: expected a count in column \"Inclusive "
+			    "Samples\", found \"x\"");
+
+	pc_ctx_init(&f->ctx);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	f->ctx.opt.skip_bad = true;
+	f->ctx.opt.strict = true;
+	assert_error(f, report, 3, 8, "expected a count in column \"Inclusive Samples\", found \"x\"");
+
+	pc_ctx_init(&f->ctx);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	f->ctx.opt.skip_bad = true;
+	assert_error(f, "Type,Function Name,Inclusive Samples,Exclusive Samples\nCaller,f,1,1\n",
+		     2, 1, "a Caller row before any Root row (each group of rows starts with its "
+		     "Root row)");
 }
 
 /* --- errors --- */
@@ -1345,6 +1430,8 @@ int main(void)
 		T(test_an_earlier_default_column_is_kept),
 		T(test_consistency_warnings),
 		T(test_strict_turns_warnings_into_errors),
+		T(test_fractional_times_are_rounded),
+		T(test_skip_bad_skips_unparseable_rows),
 		T(test_wrong_header),
 		T(test_missing_measure_columns),
 		T(test_missing_instrumentation_columns),

@@ -509,6 +509,57 @@ static void test_instrumentation_guesses(void **state)
 	assert_string_equal(fact(m, "vsperf.flavour"), "instrumentation");
 }
 
+/* Times with a fraction are rounded to whole ticks, half up, with one counted warning. */
+static void test_fractional_times_are_rounded(void **state)
+{
+	struct fixture *f = *state;
+	const struct pc_model *m = f->m;
+
+	assert_int_equal(read_text(f, XML_DECL "<PerformanceReport><CallTreeSummary>\n"
+		"<CallTree FunctionName=\"a\" ElapsedInclTime=\"12.5\" ElapsedExclTime=\"2.25\""
+		" NumCalls=\"2\" Level=\"1\"/>\n"
+		"<CallTree FunctionName=\"b\" ElapsedInclTime=\"10\" ElapsedExclTime=\"10\""
+		" NumCalls=\"5\" Level=\"2\"/>\n"
+		"</CallTreeSummary></PerformanceReport>\n"), 0);
+	assert_int_equal(value_of(m, "|a", 0), 2);
+	assert_int_equal(value_of(m, "|a;b", 0), 10);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 2);
+	assert_string_equal(f->ctx.warnings[0].text, "vsperf-xml: rounded times with a fraction "
+			    "to whole ticks, the first \"12.5\" in attribute ElapsedInclTime at "
+			    "line 3 to 13");
+}
+
+/*
+ * --skip-bad: a row whose attributes do not parse is skipped, counted in
+ * one warning; --strict makes that the located error again.
+ */
+static void test_skip_bad_skips_unparseable_rows(void **state)
+{
+	struct fixture *f = *state;
+	static const char report[] = TREE_HEAD ROW("main", "10", "2", "1")
+		ROW("bad", "x", "1", "2") "    <CallTree InclSamples=\"1\" ExclSamples=\"1\" "
+		"Level=\"2\" />\n" ROW("work", "8", "8", "2") TREE_TAIL;
+
+	f->ctx.opt.skip_bad = true;
+	assert_int_equal(read_text(f, report), 0);
+	assert_int_equal(pc_model_nsamples(f->m), 2);
+	assert_int_equal(value_of(f->m, "|main;work", 0), 8);
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 2);
+	assert_non_null(strstr(f->ctx.warnings[0].text, "vsperf-xml: skipped an unparseable "
+			       "row, the first at test.xml:5:"));
+
+	pc_ctx_init(&f->ctx);
+	pc_model_free(f->m);
+	f->m = pc_model_new();
+	f->ctx.opt.skip_bad = true;
+	f->ctx.opt.strict = true;
+	assert_int_equal(read_text(f, report), -1);
+	assert_int_equal(f->ctx.err.line, 5);
+	assert_non_null(strstr(f->ctx.err.message, "attribute InclSamples: expected a count"));
+}
+
 static void test_ide_call_tree_with_decimals(void **state)
 {
 	struct fixture *f = *state;
@@ -1124,6 +1175,8 @@ int main(void)
 		T(test_bad_optional_values),
 		T(test_attribute_names_in_any_case_first_spelling_wins),
 		T(test_instrumentation_guesses),
+		T(test_fractional_times_are_rounded),
+		T(test_skip_bad_skips_unparseable_rows),
 		T(test_ide_call_tree_with_decimals),
 		T(test_bad_decimal),
 		T(test_missing_function_name),

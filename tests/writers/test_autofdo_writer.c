@@ -415,14 +415,51 @@ static void test_no_addresses_is_an_error(void **state)
 						     "(perf script and SPT inputs have them)"));
 }
 
+/*
+ * --strict: which binary was picked and IPs as one-address ranges are
+ * notices, never errors.
+ */
+static void test_strict_passes_notices(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t pie = module(f, "/tmp/pie", 0x555555555000, 0x1000);
+
+	ip(f, "cycles_sample", pie, 0x555555555240, PC_FRAME_ABSOLUTE, 7);
+	f->ctx.opt.strict = true;
+	expect_text(f, &pc_autofdo_writer, "0\n1\n1240:7\n0\n");
+	assert_true(warned(f, "no --binary given: writing '/tmp/pie'"));
+	assert_true(f->ctx.warnings[0].notice);
+	expect_text(f, &pc_llvm_unsymbolized_writer, "1\n1240-1240:7\n0\n");
+	assert_true(warned(f, "llvm-unsymbolized gets each IP as a one-address range"));
+}
+
+/* Addresses left out are losses: the error, said once (not also a warning). */
 static void test_strict_turns_drops_into_errors(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t pie = module(f, "/tmp/pie", 0x555555555000, 0x1000);
+
+	ip(f, "cycles_sample", pie, 0x555555555240, PC_FRAME_ABSOLUTE, 7);
+	ip(f, "cycles_sample", pie, 0x7f0000000000, PC_FRAME_ABSOLUTE, 1); /* outside */
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_with(f, &pc_autofdo_writer), -1);
+	assert_string_equal(f->ctx.err.message, "1 runtime addresses with no known load address "
+				"were left out (give --base ADDR, --binary FILE or perf script "
+				"--show-mmap-events) (an error with --strict)");
+	assert_false(warned(f, "left out"));
+}
+
+/* DSO-relative addresses written as they are, with no ELF file to check them: a loss. */
+static void test_strict_refuses_unchecked_addresses(void **state)
 {
 	struct fixture *f = *state;
 
 	add_two_binaries(f);
 	f->ctx.opt.strict = true;
 	assert_int_equal(write_with(f, &pc_autofdo_writer), -1);
-	assert_non_null(strstr(f->ctx.err.message, "(an error with --strict)"));
+	assert_non_null(strstr(f->ctx.err.message, "1 DSO-relative addresses were written as "
+						     "they are"));
+	assert_true(warned(f, "no --binary given: writing '/usr/lib/libc.so.6'"));
 }
 
 int main(void)
@@ -442,7 +479,10 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_llvm_flavour_layout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_event_option, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_no_addresses_is_an_error, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strict_passes_notices, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_strict_turns_drops_into_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strict_refuses_unchecked_addresses, setup,
+						teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

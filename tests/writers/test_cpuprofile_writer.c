@@ -121,6 +121,11 @@ static void test_period_is_the_tick(void **state)
 	assert_non_null(strstr(f->text, "\"startTime\":1700000000123456,\"endTime\":1700000000124458,"));
 	assert_string_equal(array_of(f, "timeDeltas"), "0,250,251,250");
 	assert_true(pct_has_warning(f, "0.2505 ms apart (the profile's period)"));
+	/* the model keeps no sample times: a notice, which --strict does not refuse */
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_profile(f), 0);
+	assert_int_equal(f->ctx.warnings[0].count, 2);
+	assert_true(f->ctx.warnings[0].notice);
 }
 
 static void test_max_samples_thins(void **state)
@@ -138,6 +143,13 @@ static void test_max_samples_thins(void **state)
 	assert_string_equal(array_of(f, "timeDeltas"), "0,2500,2500,2500,2500,2500,2500,2500,2500,2500");
 	assert_non_null(strstr(f->text, "\"startTime\":0,\"endTime\":25000,"));
 	assert_true(pct_has_warning(f, "25 samples are more than --max-samples: 10 written"));
+	/* thinning is a loss: --strict refuses it, said once, as the error */
+	pc_ctx_clear_warnings(&f->ctx);
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_profile(f), -1);
+	assert_null(f->text);
+	assert_non_null(strstr(f->ctx.err.message, "25 samples are more than --max-samples"));
+	assert_int_equal(f->ctx.nwarnings, 0);
 }
 
 static void test_time_column(void **state)
@@ -174,6 +186,14 @@ static void test_no_stack_and_utf8(void **state)
 	assert_string_equal(array_of(f, "samples"), "2,2,3");
 	assert_true(pct_has_warning(f, "2 samples without a call stack are written under the node"));
 	assert_true(pct_has_warning(f, "invalid UTF-8 in names"));
+	/* the "(no stack)" node is a notice; a name changed is a loss, an error with --strict */
+	pc_ctx_clear_warnings(&f->ctx);
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_profile(f), -1);
+	assert_string_equal(f->ctx.err.message,
+			    "invalid UTF-8 in names is written as U+FFFD (an error with --strict)");
+	assert_true(pct_has_warning(f, "2 samples without a call stack are written under the node"));
+	assert_false(pct_has_warning(f, "invalid UTF-8 in names"));
 }
 
 static void test_errors(void **state)

@@ -339,6 +339,40 @@ static void test_escaping(void **state)
 	assert_contains(f->text, "<title>caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x94\xa5 (2 ");
 	assert_contains(f->text, "<title>&lt;T&gt; &amp; &quot;U&quot; &#39;V&#39; \xef\xbf\xbd</title>");
 	assert_contains(f->text, ">&lt;T&gt; &amp; &quot;U&quot; &#39;V&#39; \xef\xbf\xbd</text>");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_string_equal(f->ctx.warnings[0].text, "svg: invalid UTF-8 and control characters "
+			    "in names are drawn as U+FFFD");
+	assert_false(f->ctx.warnings[0].notice);
+}
+
+/* A changed name is a loss: --strict refuses it, said once, as the error; a title is no name. */
+static void test_strict_refuses_repaired_names(void **state)
+{
+	struct fixture *f = *state;
+
+	sample(f, 1, named(f, "fine"), 0);
+	pc_ctx_set(&f->ctx, "title", "bad \xff title");
+	f->ctx.opt.strict = true;
+	write_ok(f);
+	assert_int_equal(f->ctx.nwarnings, 0);
+	sample(f, 1, named(f, "bad\xff"), 0);
+	assert_int_equal(write_svg(f), -1);
+	assert_string_equal(f->ctx.err.message, "invalid UTF-8 and control characters in names are "
+				"drawn as U+FFFD (an error with --strict)");
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+/* The NUL, CR and LF bytes that folded naming replaces are a change of name too. */
+static void test_folded_replacements_warned(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_frame nul = { .function = pc_model_intern(f->m, "a\0b", 3) };
+
+	sample(f, 1, pc_model_add_frame(f->m, &nul), 0);
+	write_ok(f);
+	assert_contains(f->text, "<title>a\xef\xbf\xbd" "b (1 ");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_contains(f->ctx.warnings[0].text, "are drawn as U+FFFD");
 }
 
 /* Names are cut to the characters that fit (0.59 em each), not bytes; short boxes stay empty. */
@@ -473,6 +507,10 @@ static void test_columns_and_units(void **state)
 	assert_contains(f->text, "<title>leaf (1,234,567 nanoseconds, 100.00%)</title>");
 	assert_contains(f->text, ">cpu-clock_event: 1,234,567 nanoseconds</text>");
 	assert_contains(f->ctx.warnings[0].text, "only column 'cpu-clock_event' is drawn");
+	assert_true(f->ctx.warnings[0].notice); /* the format's nature: never an error */
+	f->ctx.opt.strict = true;
+	write_ok(f);
+	f->ctx.opt.strict = false;
 	f->ctx.opt.event = "cycles";
 	write_ok(f);
 	assert_contains(f->text, "<title>leaf (5,000 cycles, 100.00%)</title>");
@@ -507,6 +545,10 @@ static void test_roots_and_rootless(void **state)
 	pc_ctx_set(&f->ctx, "pid", NULL);
 	write_ok(f);
 	assert_contains(f->text, "<title>my_app-42 (3 samples, 100.00%)</title>");
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_svg(f), -1);
+	assert_string_equal(f->ctx.err.message, "1 samples with neither a comm nor frames are not "
+				"drawn (an error with --strict)");
 }
 
 /* No samples: "all" alone, of zero. */
@@ -535,6 +577,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merging, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kinds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_escaping, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strict_refuses_repaired_names, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_folded_replacements_warned, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_clipping, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_minwidth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_width_option, setup, teardown),

@@ -3,7 +3,8 @@
  * naming of frames (tidying, [dso] fallbacks, "->" inline chains, _[k],
  * _[j], _[i], --addrs), the root frame (comm, --pid, --tid, "?"), counts
  * from the chosen column, merging and bytewise order, frames of other
- * readers, and the warnings about what is lost.
+ * readers, and the notices (what folded holds not) and warnings (losses,
+ * errors with --strict).
  *
  * Models are built with the model's builder calls, as a reader would.
  */
@@ -389,8 +390,47 @@ static void test_lost_labels_warned(void **state)
 	assert_folded(f, "my_worker_0;main 1\n");
 	assert_int_equal(f->ctx.nwarnings, 1);
 	assert_non_null(strstr(f->ctx.warnings[0].text, "labels other than comm, pid and tid are lost"));
+	/* what folded holds not, by its nature: a notice, never an error */
+	assert_true(f->ctx.warnings[0].notice);
+	f->ctx.opt.strict = true;
+	assert_folded(f, "my_worker_0;main 1\n");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_int_equal(f->ctx.warnings[0].count, 2);
+}
+
+/* Samples not written are a loss: --strict refuses them, said once, as the error. */
+static void test_strict_refuses_rootless_samples(void **state)
+{
+	struct fixture *f = *state;
+	uint32_t main_frame = frame(f, module(f, "/bin/w"), 0x1234, "main");
+
+	sample(f, &java, 4, main_frame, 0);
+	sample(f, NULL, 6, 0);
 	f->ctx.opt.strict = true;
 	assert_int_equal(write_folded(f), -1);
+	assert_null(f->text);
+	assert_string_equal(f->ctx.err.message, "1 samples with neither a comm nor frames are "
+				"not written (an error with --strict)");
+	assert_int_equal(f->ctx.nwarnings, 0);
+}
+
+/* NUL, CR and LF in names become U+FFFD so that the line reads back: a loss, warned. */
+static void test_unwritable_bytes_replaced_with_a_warning(void **state)
+{
+	struct fixture *f = *state;
+	struct pc_frame nul = { .function = pc_model_intern(f->m, "fo\0o\nx", 6) };
+	uint32_t leaf = pc_model_add_frame(f->m, &nul);
+
+	sample(f, &java, 2, leaf, 0);
+	assert_folded(f, "java;fo\xef\xbf\xbdo\xef\xbf\xbdx 2\n");
+	assert_int_equal(f->ctx.nwarnings, 1);
+	assert_string_equal(f->ctx.warnings[0].text,
+			    "folded: NUL, CR and LF bytes in names are written as U+FFFD");
+	assert_false(f->ctx.warnings[0].notice);
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_folded(f), -1);
+	assert_string_equal(f->ctx.err.message, "NUL, CR and LF bytes in names are written as "
+				"U+FFFD (an error with --strict)");
 }
 
 static void test_empty_model(void **state)
@@ -428,6 +468,9 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_bytewise_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_folded_round_trip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_lost_labels_warned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_strict_refuses_rootless_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unwritable_bytes_replaced_with_a_warning, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_empty_model, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_descriptor, setup, teardown),
 	};

@@ -1041,21 +1041,41 @@ static void test_arcs_dropped_with_one_warning(void **state)
 	assert_int_equal(f->ctx.nwarnings, 1);
 }
 
-static void test_strict_turns_lost_arcs_into_an_error(void **state)
+/* Arcs are what pprof holds not: a notice, which --strict does not refuse. */
+static void test_strict_keeps_lost_arcs_a_notice(void **state)
 {
 	struct fixture *f = *state;
 	uint32_t app = module(f, "app", "");
 	uint32_t a = frame(f, app, 0x10, "a", 0);
-	char *gz = NULL;
-	size_t gz_size = 0;
+	const struct pc_warning *warning;
 
 	f->ctx.opt.strict = true;
 	column(f, "samples");
 	assert_int_equal(pc_model_add_arc(f->m, a, a, PC_ARC_CALL, 1), 0);
+	convert(f);
+	assert_int_equal(f->ctx.err.status, PC_STATUS_OK);
+	warning = warning_like(&f->ctx, "pprof keeps no arcs: 1 arcs dropped");
+	assert_non_null(warning);
+	assert_true(warning->notice);
+}
+
+/* A name changed (U+FFFD) is a loss: --strict refuses it, said once, as the error. */
+static void test_strict_refuses_replaced_utf8(void **state)
+{
+	struct fixture *f = *state;
+	int col = column(f, "samples");
+	uint32_t app = module(f, "app", "");
+	uint32_t a = frame(f, app, 0x10, "bad\xff", 0);
+	char *gz = NULL;
+	size_t gz_size = 0;
+
+	add(f, pc_model_add_stack(f->m, &a, 1), 0, 0, col, 1);
+	f->ctx.opt.strict = true;
 	assert_int_equal(write_model(f, &gz, &gz_size), -1);
-	assert_int_equal(f->ctx.err.status, PC_STATUS_INPUT);
-	assert_non_null(strstr(f->ctx.err.message, "arcs dropped"));
 	assert_null(gz);
+	assert_string_equal(f->ctx.err.message,
+			    "replaced invalid UTF-8 in 1 strings by U+FFFD (an error with --strict)");
+	assert_null(warning_like(&f->ctx, "replaced invalid UTF-8"));
 }
 
 static void test_merged_overflow_is_an_error(void **state)
@@ -1438,7 +1458,8 @@ int main(void)
 		TEST(test_no_program_keeps_order),
 		TEST(test_metadata_and_comments),
 		TEST(test_arcs_dropped_with_one_warning),
-		TEST(test_strict_turns_lost_arcs_into_an_error),
+		TEST(test_strict_keeps_lost_arcs_a_notice),
+		TEST(test_strict_refuses_replaced_utf8),
 		TEST(test_merged_overflow_is_an_error),
 		TEST(test_output_is_deterministic),
 		TEST(test_invalid_utf8_replaced),

@@ -119,6 +119,9 @@ static void test_profile_per_column_and_units(void **state)
 	assert_non_null(strstr(f->text, "\"activeProfileIndex\":1,"));
 	assert_true(pct_has_warning(f, "unit 'instructions' has no speedscope equivalent"));
 	assert_false(pct_has_warning(f, "only column"));
+	/* a unit speedscope lacks is its nature: a notice, which --strict does not refuse */
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_json(f), 0);
 
 	/* --event: that column only */
 	pc_ctx_init(&f->ctx);
@@ -151,6 +154,13 @@ static void test_no_stack_and_escaping(void **state)
 	assert_non_null(strstr(f->text, "\"samples\":[[1],[0]],\n\"weights\":[4,1]}"));
 	assert_true(pct_has_warning(f, "samples without a call stack (a weight of 4) are written with the one frame"));
 	assert_true(pct_has_warning(f, "invalid UTF-8 in names is written as U+FFFD"));
+	/* the "(no stack)" frame is a notice; a name changed is a loss, an error with --strict */
+	pc_ctx_clear_warnings(&f->ctx);
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_json(f), -1);
+	assert_string_equal(f->ctx.err.message,
+			    "invalid UTF-8 in names is written as U+FFFD (an error with --strict)");
+	assert_false(pct_has_warning(f, "invalid UTF-8 in names"));
 }
 
 static void test_total_past_int64_max(void **state)
@@ -175,6 +185,9 @@ static void test_past_2_53_warns(void **state)
 	assert_int_equal(write_json(f), 0);
 	assert_non_null(strstr(f->text, "\"weights\":[9007199254740993]"));
 	assert_true(pct_has_warning(f, "passes 2^53"));
+	/* written exactly: what JavaScript readers round is a notice */
+	f->ctx.opt.strict = true;
+	assert_int_equal(write_json(f), 0);
 }
 
 int main(void)
