@@ -253,11 +253,34 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
 	return 0;
 }
 
-/* Checks the parts the writer needs and keeps, then renders m into out. */
+/*
+ * Every column's total fits in int64: each sample's count does (the model
+ * refuses more), but a total past 2^63-1 would wrap in whatever sums the
+ * output (pprof, a flame graph), so no writer writes one.
+ */
+static int check_totals(struct pc_ctx *ctx, const struct pc_model *m)
+{
+	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+		uint64_t total = 0;
+
+		for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+			uint64_t value = pc_model_values(m, i)[c];
+
+			if (value > PC_COUNT_MAX - total)
+				return pc_fail(&ctx->err, PC_STATUS_INPUT,
+					       "the counts of column '%s' add up to more than 2^63-1",
+					       pc_str(m, pc_model_column(m, c)->type));
+			total += value;
+		}
+	}
+	return 0;
+}
+
+/* Checks the parts the writer needs and keeps and the totals, then renders m into out. */
 static int render(struct pc_ctx *ctx, const struct pc_writer *writer, const struct pc_model *m,
 		  struct pc_output *out)
 {
-	if (check_parts(ctx, m, writer))
+	if (check_parts(ctx, m, writer) || check_totals(ctx, m))
 		return -1;
 	return writer->write(ctx, m, out);
 }

@@ -389,6 +389,10 @@ static int next_line(struct folded_reader *r, struct folded_line *line,
 	line->text = data;
 	line->len = newline ? (size_t)(newline - data) : have;
 	*consumed = newline ? line->len + 1 : have;
+	if (line->len > MAX_LINE_BYTES) /* the same limit whatever the buffer held */
+		return pc_fail_line(&r->ctx->err, FORMAT, clamp_u32(r->line_number + 1), 1,
+				    "line longer than %u MiB (is this folded text?)",
+				    MAX_LINE_BYTES >> 20);
 	return 1;
 }
 

@@ -40,7 +40,8 @@
  *                         copy (perf_data_unwind.c), callers at return
  *                         address - 1 as perf reports them; a sample not
  *                         unwound to its end keeps what was found (counted).
- * What is lost: each sample's time (identical samples are merged), raw
+ * What is lost: each sample's time unless the model keeps times
+ * (pc_model_keep_times: --time, cpuprofile output; identical samples merge), raw
  * tracepoint payloads, read values, branch flags and cycles, data
  * addresses, weights and data sources, guest frames (counted in a
  * warning), hardware trace (AUXTRACE: a warning says to decode it with

@@ -103,6 +103,11 @@ static int next_line(struct ps_reader *r, bool *got)
 		return 0;
 	}
 	*got = true;
+	if (len > MAX_LINE_BYTES) { /* the same limit whatever the buffer held */
+		r->lineno++;
+		return ps_fail_at(r, 0, "line longer than %zu MiB (is this perf script text?)",
+				  MAX_LINE_BYTES >> 20);
+	}
 	if (len && data[len - 1] == '\r')
 		len--;
 	r->line = (const char *)data;

@@ -116,7 +116,8 @@
  *                         when all printed the same, else the column's
  *                         rounded mean (sum / samples); none when no sample
  *                         printed a period.
- * What is lost: the time of each sample (identical samples are merged),
+ * What is lost: the time of each sample unless the model keeps times
+ * (pc_model_keep_times: --time, cpuprofile output; identical samples merge),
  * tracepoint payloads, PT flags (once used), addr, insn and IPC fields, branch flags
  * (prediction, cycles, type), the misc, tod and guest fields, side records
  * other than MMAP/COMM/FORK/LOST (skipped), the exact spelling of blanks.

@@ -212,12 +212,12 @@ static int read_text(struct sampler_reader *r, uint8_t end, const char *what,
 		scanned = have;
 		have = more;
 	}
-	if (!stop && have > MAX_TEXT_BYTES)
+	len = stop ? (size_t)(stop - data) : have;
+	if (len > MAX_TEXT_BYTES) /* the same limit whatever the buffer held */
 		return pc_fail_at(&r->ctx->err, FORMAT, offset(r), "%s longer than %u bytes",
 				  what, MAX_TEXT_BYTES);
 	if (!stop)
 		return truncated(r, what);
-	len = (size_t)(stop - data);
 	if (*stop != end)
 		return pc_fail_at(&r->ctx->err, FORMAT, offset(r) + len,
 				  "expected %s after %s, found %s", end == '\t' ? "TAB" : "LF",

@@ -745,7 +745,13 @@ static int fill_line(struct vsperf_reader *r, const uint8_t **data, size_t *have
 			break;
 		*have = more;
 	}
-	return pc_input_check_io(r->in, &r->ctx->err);
+	if (pc_input_check_io(r->in, &r->ctx->err))
+		return -1;
+	if (*end > MAX_LINE_BYTES) /* the same limit whatever the buffer held */
+		return pc_fail_line(&r->ctx->err, FORMAT, clamp_u32(r->line_number + 1), 1,
+				    "line longer than %u MiB (is this a Visual Studio report?)",
+				    MAX_LINE_BYTES >> 20);
+	return 0;
 }
 
 /* Decodes the UTF-16 line data[0, nbytes) into r->decoded. */

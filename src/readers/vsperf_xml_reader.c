@@ -1010,19 +1010,50 @@ static int parse(struct xml_reader *r)
 	return r->failed ? -1 : 0;
 }
 
+/* Whether the text is UTF-16: a byte-order mark, or '<' as its first character. */
+static bool starts_utf16(struct pc_input *in)
+{
+	const uint8_t *head;
+	size_t n = pc_input_fill(in, 2, &head);
+
+	return n >= 2 && ((head[0] == 0xff && head[1] == 0xfe) || (head[0] == 0xfe && head[1] == 0xff) ||
+			  (head[0] == '<' && !head[1]) || (!head[0] && head[1] == '<'));
+}
+
+/* UTF-16 text is whole code units: libxml2 would drop a last odd byte unsaid. */
+static int check_whole_units(struct xml_reader *r)
+{
+	const uint8_t *data;
+	size_t n;
+	uint64_t size;
+
+	while ((n = pc_input_fill(r->in, 1, &data))) /* what libxml2 left, to the end */
+		pc_input_consume(r->in, n);
+	size = pc_input_offset(r->in);
+
+	if (!(size & 1))
+		return 0;
+	return pc_fail_at(&r->ctx->err, FORMAT, size - 1, "UTF-16 text of an odd number of "
+			  "bytes (%llu): its last byte is half a code unit", (unsigned long long)size);
+}
+
 static int vsperf_xml_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct xml_reader r = { .ctx = ctx, .in = in };
+	bool utf16;
 	int rc;
 
 	pthread_once(&libxml2_once, install_loader);
 	vsperf_builder_init(&r.builder, ctx, m, FORMAT);
+	utf16 = starts_utf16(in);
 	rc = parse(&r);
 	if (in->io_errno) {
 		/* what libxml2 made of the cut input does not matter */
 		pc_error_clear(&ctx->err);
 		rc = pc_input_check_io(in, &ctx->err);
 	}
+	if (!rc && utf16)
+		rc = check_whole_units(&r);
 	if (!rc)
 		rc = finish_report(&r);
 	if (rc)

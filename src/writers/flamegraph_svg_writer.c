@@ -301,9 +301,9 @@ static int add_sample(struct fg_writer *w, const struct pc_sample *sample, uint6
 		return 0;
 	}
 	/* every node's total is at most the root's */
-	if (w->nodes[0].total > UINT64_MAX - count)
+	if (w->nodes[0].total > PC_COUNT_MAX - count) /* every writer's total fits in int64 */
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
-			       "the counts of column '%s' add up to more than 2^64-1",
+			       "the counts of column '%s' add up to more than 2^63-1",
 			       pc_str(w->m, pc_model_column(w->m, w->column)->type));
 	w->nodes[0].total += count;
 	return 0;
@@ -341,9 +341,9 @@ static int add_diff_stack(struct fg_writer *w, const struct pc_flamegraph_diff_s
 	if (!stack->nframes)
 		return 0; /* drawn nowhere, so counted nowhere */
 	/* every node's counts are at most the root's */
-	if (all->total > UINT64_MAX - stack->count[1] || all->base > UINT64_MAX - stack->count[0])
+	if (all->total > PC_COUNT_MAX - stack->count[1] || all->base > PC_COUNT_MAX - stack->count[0])
 		return pc_fail(&w->ctx->err, PC_STATUS_INPUT,
-			       "the counts of a diff add up to more than 2^64-1");
+			       "the counts of a diff add up to more than 2^63-1");
 	all->total += stack->count[1];
 	all->base += stack->count[0];
 	for (size_t i = 0; i < stack->nframes; i++) {

@@ -218,11 +218,10 @@ static int pick_column(struct report *r)
 
 static int add_checked_in(struct report *r, size_t column, uint64_t *sum, uint64_t value)
 {
-	if (value > UINT64_MAX - *sum)
+	if (value > PC_COUNT_MAX - *sum) /* every writer's total fits in int64 */
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT,
-			       "%s: the values of column '%s' add up to more than %llu",
-			       REPORT, pc_str(r->m, pc_model_column(r->m, column)->type),
-			       (unsigned long long)UINT64_MAX);
+			       "%s: the values of column '%s' add up to more than 2^63-1",
+			       REPORT, pc_str(r->m, pc_model_column(r->m, column)->type));
 	*sum += value;
 	return 0;
 }

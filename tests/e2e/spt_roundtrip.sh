@@ -20,7 +20,8 @@ with open(sys.argv[1], "w", encoding="utf-8") as f:
         f.write("program {%08X-0001-0002-0304-05060708090A} %d mod%d-ünïcødé-模块.dll\n" % (p * 7919, p % 37, p))
     for p in range(300):
         f.write("segment %d\n" % p)
-        f.write("repeat %d\n" % (2**62 // 300 + p))
+        # 64-bit repeats, whose total over the 255 IPs of 300 segments stays in int64
+        f.write("repeat %d\n" % (2**62 // (300 * 255) + p))
         f.write("ip unhalt_cycle %s\n" % " ".join(hex(0x1000 + 4 * i + p) for i in range(255)))
         f.write("ip etw_instr %s\n" % " ".join(hex(0x9000 + i) for i in range(p % 255 + 1)))
         f.write("repeat 1\nlbr %s\n" % " ".join("%#x->%#x" % (0x2000 + i, 0x3000 + i) for i in range(255)))

@@ -15,6 +15,11 @@
 #     naming -o, exit 1, nothing written (a pty from script(1));
 #   - a NUL byte in a perf symbol name becomes U+FFFD in folded output,
 #     which then reads back;
+#   - a line past its format's limit (folded 64 MiB, perf script and VS
+#     reports 16 MiB, a Sampler name 1 MiB) is an error from a file and
+#     from a pipe alike;
+#   - counts whose total passes 2^63-1 (each stack's fits) are an error
+#     for every writer, nothing written;
 #   - tests/run.sh with SET_UP=1 (make check after set-up) fails a test
 #     that skips, and without it counts the skip.
 # Environment (tests/run.sh): PROFCONV, SAMPLES, TMPDIR. Exit 0 pass, else fail.
@@ -129,6 +134,42 @@ printf 'prog 1 [000] 1.000000: 1 cpu-clock:\n\t1000 fo\000o+0x1 (/bin/x)\n\t2000
 "$profconv" convert -q -t folded -o nul.again.folded nul.folded || fail "NUL name: the folded output does not read back"
 [ "$(cat nul.again.folded)" = "$(printf 'prog;main;fo\357\277\275o 1')" ] ||
 	fail "NUL name: read back as '$(cat nul.again.folded)', want U+FFFD for the NUL"
+
+# --- one line (name) length limit per text format, from a file or a pipe ---
+python3 - <<'PY'
+mib = 1 << 20
+with open("long.folded", "w") as f:
+    f.write("a" * (64 * mib) + " 1\n")
+with open("long.perf.txt", "w") as f:
+    f.write("p 1 [000] 1.0: 1 cpu-clock:\n\t1000 " + "f" * (16 * mib) + "+0x1 (/x)\n\n")
+with open("long.csv", "w") as f:
+    f.write("Function Name,Inclusive Samples,Exclusive Samples\n" + "f" * (16 * mib) + ",1,1\n")
+with open("long.trace", "wb") as f: # a symbol entry: TAB id TAB unknown TAB name TAB path TAB path LF
+    f.write(b"@supersamplerV1.0\n@symboltableV1.1\n\t\0\0!\"\t\0\0\0\0\t" + b"n" * (mib + 1) +
+            b"\t/a\t/a\n@end\n")
+PY
+for pair in folded:long.folded:64 perf-script:long.perf.txt:16 vsperf:long.csv:16 sampler:long.trace:1; do
+	format=${pair%%:*} rest=${pair#*:}
+	file=${rest%:*}
+	"$profconv" convert -q -f "$format" -t dump -o long.dump "$file" 2>long.file.err
+	a=$?
+	"$profconv" convert -q -f "$format" -t dump -o long.dump - <"$file" 2>long.pipe.err
+	b=$?
+	[ "$a" = 1 ] && [ "$b" = 1 ] || fail "$format: a line past its limit: exit $a from a file, $b from a pipe"
+	grep -q 'longer than' long.file.err && grep -q 'longer than' long.pipe.err ||
+		fail "$format: $(head -1 long.file.err) / $(head -1 long.pipe.err)"
+done
+rm -f long.*
+
+# --- totals past 2^63-1 across stacks are an error in every writer ---
+printf 'a;b 9223372036854775807\na;c 1\n' >huge.in.folded
+for writer in folded report svg speedscope cpuprofile pprof dump sampler; do
+	"$profconv" convert -t "$writer" -o "huge.$writer" huge.in.folded 2>huge.err
+	status=$?
+	[ "$status" = 1 ] || fail "total past 2^63-1 -> $writer: exit $status, want 1"
+	grep -q 'more than 2^63-1' huge.err || fail "total past 2^63-1 -> $writer: $(head -1 huge.err)"
+	[ ! -e "huge.$writer" ] || fail "total past 2^63-1 -> $writer: an output was written"
+done
 
 # --- tests/run.sh: a skip after set-up is a failure ---
 mkdir -p runsh/build && printf '#!/bin/sh\necho "SKIPPED: a tool is missing"\nexit 77\n' >runsh/skips.sh

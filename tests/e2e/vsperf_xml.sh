@@ -4,7 +4,8 @@
 # tree: two processes, 1,535 samples) and samples/vsperf/functions.xml (a
 # function summary, 1,484 samples):
 #   - detection without --from, as a file and through a pipe, also as
-#     UTF-16LE and UTF-16BE with a byte-order mark;
+#     UTF-16LE and UTF-16BE with a byte-order mark (and with one byte
+#     more: an error at that byte's offset);
 #   - `convert -t folded` equals the expected stacks written below by hand;
 #   - `-t dump` has the exact totals, labels and facts;
 #   - with the real pprof (PPROF): -top totals and flat values, -traces
@@ -83,6 +84,14 @@ for name in tree functions; do
 			timeout 20 "$profconv" convert -q -t folded -o - - <"$tmp/$name.$enc.xml" \
 				>"$tmp/$name.$enc.folded" || fail "$name: $enc failed"
 			same "$name ($enc)" "$tmp/$name.expected" "$tmp/$name.$enc.folded"
+			# one byte more: half a code unit, an error at its offset
+			{ cat "$tmp/$name.$enc.xml"; printf '\n'; } >"$tmp/$name.$enc.odd.xml"
+			size=$(wc -c <"$tmp/$name.$enc.odd.xml")
+			timeout 20 "$profconv" convert -q -t folded -o "$tmp/odd.folded" \
+				"$tmp/$name.$enc.odd.xml" 2>"$tmp/odd.err" &&
+				fail "$name: $enc with an odd byte count was accepted"
+			grep -q "offset $(printf '0x%x' $((size - 1))): vsperf-xml: UTF-16 text of an odd number of bytes" \
+				"$tmp/odd.err" || fail "$name: $enc odd bytes: $(head -1 "$tmp/odd.err")"
 		done
 	fi
 done

@@ -283,11 +283,11 @@ static void test_overflow(void **state)
 {
 	struct fixture *f = *state;
 
-	stack(f, "a", 1, UINT64_MAX / 2);
-	stack(f, "b", 1, UINT64_MAX / 2);
+	stack(f, "a", 1, INT64_MAX / 2);
+	stack(f, "b", 1, INT64_MAX / 2);
 	stack(f, "c", 1, 2);
 	assert_int_equal(write_diff(f), -1);
-	assert_contains(f->ctx.err.message, "add up to more than 2^64-1");
+	assert_contains(f->ctx.err.message, "add up to more than 2^63-1");
 	f->diff.nstacks = 2;
 	write_ok(f);
 }
