@@ -61,8 +61,11 @@ TEST_BIN := $(TEST_SRC:%.c=$(BUILD)/%)
 TEST_SUPPORT := $(wildcard tests/support/*.c)
 TOOL_SRC := $(wildcard tools/*.c)
 TOOL_BIN := $(TOOL_SRC:tools/%.c=$(BUILD)/tools/%)
-FUZZ_SRC := $(wildcard tests/fuzz/fuzz_*.c)
-FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%)
+# One target per fuzz_*.c, and one per writer of the registry (fuzz_write_NAME,
+# from tests/fuzz/fuzz_write.c): a new writer is fuzzed without a new file.
+FUZZ_SRC := $(filter-out tests/fuzz/fuzz_write.c,$(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_WRITERS := $(shell sed -n 's/^	&pc_\(.*\)_writer,$$/\1/p' src/pipeline/registry.c)
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=build/fuzz/%) $(FUZZ_WRITERS:%=build/fuzz/fuzz_write_%)
 FUZZ_SUPPORT := $(wildcard tests/fuzz/support/*.c) tests/support/read_memory.c
 FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) $(FUZZ_SUPPORT) $(GEN)/profile.pb-c.c)
 FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=address,undefined \
@@ -150,7 +153,8 @@ check: deps
 	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build
 	@BUILD=$(BUILD) SET_UP=1 sh tests/run.sh all
 
-fuzz-build: $(if $(CLANG),$(FUZZ_BIN))
+# (the objects named here, so that make keeps them: not intermediate files)
+fuzz-build: $(if $(CLANG),$(FUZZ_OBJ) $(FUZZ_BIN))
 
 # The library and the harness are compiled once (instrumented for libFuzzer,
 # ASan and UBSan) and linked into every target.
@@ -162,15 +166,20 @@ build/fuzz/%: tests/fuzz/%.c $(FUZZ_OBJ)
 	@mkdir -p $(dir $@)
 	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_OBJ) $(PC_LIBS)
 
+build/fuzz/fuzz_write_%: tests/fuzz/fuzz_write.c $(FUZZ_OBJ) build/fuzz/hotpath
+	$(CLANG) $(FUZZ_CFLAGS) -fsanitize=fuzzer -DFUZZ_WRITER=pc_$*_writer -o $@ $< \
+		$(FUZZ_OBJ) $(PC_LIBS)
+
+# The ELF file with DWARF that the writer targets give --binary (gcc-afdo, llvm-sample).
+build/fuzz/hotpath: samples/autofdo/hotpath.c
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O2 -o $@ $<
+
+# make fuzz FUZZ_SECONDS=N [FUZZ_TARGETS='write_pprof merge ...']: each target
+# N seconds, one after the other (tests/fuzz/run.sh: seeds, dictionary, -max_len).
 fuzz: fuzz-build
-	@for f in $(FUZZ_BIN); do \
-		name=$${f##*/fuzz_}; mkdir -p build/fuzz/corpus-$$name; \
-		echo "fuzzing $$name for $(FUZZ_SECONDS)s"; \
-		mkdir -p build/fuzz/artifacts; \
-		$$f -max_total_time=$(FUZZ_SECONDS) -timeout=5 \
-			-artifact_prefix=build/fuzz/artifacts/$$name- build/fuzz/corpus-$$name \
-			tests/fuzz/corpus/$$name || exit 1; \
-	done
+	@sh tests/fuzz/run.sh $(FUZZ_SECONDS) build/fuzz \
+		$(if $(FUZZ_TARGETS),$(FUZZ_TARGETS:%=build/fuzz/fuzz_%),$(FUZZ_BIN))
 
 bench: all
 	@sh tests/bench.sh $(BUILD)

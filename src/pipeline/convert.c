@@ -151,7 +151,7 @@ static bool samples_apart(const struct pc_model *m)
  * samples column. A folded or Sampler input read after one joins it as it
  * is read.
  */
-static int share_samples_columns(struct pc_ctx *ctx, struct pc_model *m)
+int pc_share_samples_columns(struct pc_ctx *ctx, struct pc_model *m)
 {
 	struct pc_model *copy;
 	bool times = pc_model_keeps_times(m);
@@ -197,7 +197,7 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 	if (!status)
 		status = warn_no_samples(ctx, reader, m, before, said_before);
 	if (!status)
-		status = share_samples_columns(ctx, m);
+		status = pc_share_samples_columns(ctx, m);
 	if (status)
 		pc_error_set_path(&ctx->err, in->name);
 	return status;

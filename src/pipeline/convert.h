@@ -33,6 +33,13 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
 int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
 		   struct pc_model *m);
 /*
+ * Merged inputs share the column of the same meaning: folded or Sampler
+ * counts read before an input with named events join that event's samples
+ * column (m is rebuilt when they are apart). -1 with ctx->err set on a count
+ * overflow.
+ */
+int pc_share_samples_columns(struct pc_ctx *ctx, struct pc_model *m);
+/*
  * Renders the finalized m with writer into out (opened; the caller commits
  * or aborts it): applies ctx's filters (filter.h) to a copy, checks the
  * parts the writer needs, and reconstructs stacks from caller/callee data

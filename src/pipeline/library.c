@@ -265,8 +265,8 @@ int profconv_read_memory(const void *data, size_t size, const char *name, const 
 int profconv_merge(profconv_profile *into, const profconv_profile *from, char **error)
 {
 	char message[200];
-
 	struct pc_model *merged;
+	struct pc_ctx ctx;
 
 	if (into == from)
 		return give_error(error, "cannot merge a profile into itself");
@@ -278,6 +278,11 @@ int profconv_merge(profconv_profile *into, const profconv_profile *from, char **
 	    pc_model_merge(merged, from->model, message, sizeof(message))) {
 		pc_model_free(merged);
 		return give_error(error, message);
+	}
+	pc_ctx_init(&ctx);
+	if (pc_share_samples_columns(&ctx, merged)) { /* in either order, as reads do */
+		pc_model_free(merged);
+		return give_ctx_error(error, &ctx);
 	}
 	pc_model_finalize(merged);
 	pc_model_free(into->model);

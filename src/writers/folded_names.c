@@ -34,12 +34,13 @@ static void put_bytes(struct pc_folded_names *names, const char *s, size_t n)
 
 /*
  * Appends one byte of a name: ';' (the folded separator) as ':', and the
- * bytes no folded line can hold (NUL, which folded readers refuse, CR and
- * LF, which end the line) as U+FFFD, so that every output reads back.
+ * bytes no folded line can hold (control bytes but TAB, which folded
+ * readers refuse as binary data; CR and LF end the line) as U+FFFD, so
+ * that every output reads back.
  */
 static void put_name_byte(struct pc_folded_names *names, char c)
 {
-	if (c == '\0' || c == '\n' || c == '\r') {
+	if ((unsigned char)c < 0x20 && c != '\t') {
 		put_bytes(names, "\xef\xbf\xbd", 3);
 		names->replaced = true;
 	} else {

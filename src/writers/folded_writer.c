@@ -68,7 +68,7 @@
  * noticed by the conversion as parts this format cannot keep; the naming
  * rules above (';' as ':', arguments cut) are the format's own. What is
  * lost, each with one warning (an error with --strict): samples without a
- * root or frames; NUL, CR and LF bytes of names (written as U+FFFD).
+ * root or frames; control bytes but TAB in names (written as U+FFFD).
  */
 #include "writers/folded_names.h"
 #include "base/sort.h"
@@ -146,7 +146,7 @@ static int warn_lost(struct fw_writer *w)
 		    (unsigned long long)w->rootless))
 		return -1;
 	if (w->names.replaced &&
-	    pc_warn(w->ctx, FOLDED, "NUL, CR and LF bytes in names are written as U+FFFD"))
+	    pc_warn(w->ctx, FOLDED, "control bytes in names are written as U+FFFD"))
 		return -1;
 	return 0;
 }

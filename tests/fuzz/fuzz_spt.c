@@ -11,9 +11,14 @@
  * Whatever is read is also written back with the SPT writer and read
  * again: the second model must have the same samples and counts; and
  * written as speedscope and cpuprofile JSON (valid UTF-8 JSON text,
- * fuzz_write_json).
+ * fuzz_write_json). An input of 4 MiB or more (`make fuzz` runs this
+ * target with -max_len 5 MiB) is also read from a file with two threads,
+ * the reader's two-halves path, and with one: both must agree
+ * (fuzz_spt_check_halves; fuzz_spt_halves.c reaches that path with every
+ * input).
  */
 #include "support/harness.h"
+#include "support/spt_halves.h"
 
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_writer pc_spt_writer;
@@ -112,5 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!known && info)
 		abort();
+	if (size >= FUZZ_SPT_HALVES_MIN_BYTES)
+		fuzz_spt_check_halves(data, size);
 	return 0;
 }

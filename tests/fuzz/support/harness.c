@@ -3,6 +3,8 @@
 #include "support/read_memory.h"
 #include "base/utf8.h"
 
+#include <libxml/parser.h>
+
 extern const struct pc_writer pc_report_writer;
 
 void fuzz_text_add(struct fuzz_text *t, const void *bytes, size_t len)
@@ -11,6 +13,19 @@ void fuzz_text_add(struct fuzz_text *t, const void *bytes, size_t len)
 	memcpy(t->buf + t->len, bytes, len);
 	t->len += len;
 	t->buf[t->len] = '\0';
+}
+
+bool fuzz_known(const char *finding)
+{
+	const char *list = getenv("PROFCONV_FUZZ_KNOWN");
+	size_t len = strlen(finding);
+
+	for (const char *at = list; at && *at; at += strcspn(at, ",")) {
+		at += *at == ',';
+		if (!strncmp(at, finding, len) && (at[len] == ',' || !at[len]))
+			return true;
+	}
+	return false;
 }
 
 FILE *fuzz_null_output(void)
@@ -63,8 +78,7 @@ void fuzz_write(struct pc_ctx *ctx, const struct pc_writer *writer, const struct
 	free(text);
 }
 
-/* Aborts unless text is UTF-8 JSON text whose brackets balance outside strings. */
-static void check_json_text(const char *text, size_t size)
+void fuzz_check_json(const char *text, size_t size)
 {
 	const unsigned char *bytes = (const unsigned char *)text;
 	size_t depth = 0;
@@ -111,6 +125,19 @@ void fuzz_write_json(const struct pc_ctx *ctx, const struct pc_writer *writer,
 	}
 	if (pc_output_commit(&out, &run.err))
 		abort();
-	check_json_text(text, size);
+	fuzz_check_json(text, size);
 	free(text);
+}
+
+void fuzz_check_xml(const char *text, size_t size)
+{
+	xmlDocPtr doc;
+
+	if (size > INT32_MAX)
+		abort();
+	doc = xmlReadMemory(text, (int)size, "fuzz.xml", NULL,
+			    XML_PARSE_NONET | XML_PARSE_HUGE | XML_PARSE_NOERROR | XML_PARSE_NOWARNING);
+	if (!doc)
+		abort(); /* not well-formed */
+	xmlFreeDoc(doc);
 }
