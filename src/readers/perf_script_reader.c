@@ -259,6 +259,9 @@ int ps_find_event(struct ps_reader *r, const char *name, size_t len, int *index)
 			*index = r->last_event = (int)i;
 			return 0;
 		}
+	/* its columns are named NAME_sample and NAME_event: a NUL would make them one */
+	if (memchr(name, '\0', len))
+		return ps_fail_at(r, 0, "a NUL byte in the event name (is this perf script text?)");
 	if (add_event_columns(r, name, len, index))
 		return -1;
 	r->last_event = *index;

@@ -171,6 +171,12 @@ for writer in folded report svg speedscope cpuprofile pprof dump sampler; do
 	[ ! -e "huge.$writer" ] || fail "total past 2^63-1 -> $writer: an output was written"
 done
 
+# --- a NUL in a perf event name is refused (its two columns would be one) ---
+printf 'app 1/1 [000] 1.000000: 1001001 cpu-cl\001\000xock:\n\t1000 f+0x1 (/bin/x)\n\n' >nulev.perf.txt
+"$profconv" convert -f perf-script -t dump -o nulev.dump nulev.perf.txt 2>nulev.err
+[ $? = 1 ] && grep -q 'nulev.perf.txt:1:1: perf-script: a NUL byte in the event name' nulev.err ||
+	fail "a NUL in an event name: $(head -1 nulev.err)"
+
 # --- tests/run.sh: a skip after set-up is a failure ---
 mkdir -p runsh/build && printf '#!/bin/sh\necho "SKIPPED: a tool is missing"\nexit 77\n' >runsh/skips.sh
 (cd "$top" && BUILD="$TMPDIR/runsh/build" SET_UP=1 E2E="$TMPDIR/runsh/skips.sh" sh tests/run.sh all) >runsh/setup.log 2>&1 &&
