@@ -32,8 +32,10 @@ static void read_file(const char *path, unsigned threads, struct outcome *o)
 	} else {
 		pc_model_finalize(m);
 		pc_ctx_init(&run);
-		if (fuzz_write_model(&run, &pc_dump_writer, m, &o->dump, &o->dump_size))
-			abort(); /* the dump writer writes every model */
+		/* the dump writer writes every model whose totals fit in int64 */
+		if (fuzz_write_model(&run, &pc_dump_writer, m, &o->dump, &o->dump_size) &&
+		    !strstr(run.err.message, "add up to more than 2^63-1"))
+			abort();
 	}
 	pc_model_free(m);
 }
@@ -63,7 +65,7 @@ void fuzz_spt_check_halves(const uint8_t *data, size_t size)
 			  halves.ctx.err.where != one.ctx.err.where))
 		abort();
 	if (!halves.rc && (halves.dump_size != one.dump_size ||
-			   memcmp(halves.dump, one.dump, one.dump_size)))
+			   (one.dump_size && memcmp(halves.dump, one.dump, one.dump_size))))
 		abort();
 	free(halves.dump);
 	free(one.dump);
