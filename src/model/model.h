@@ -230,8 +230,9 @@ int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample
 /*
  * Each sample's time, for a time filter (--time) and a timeline
  * (.cpuprofile): once pc_model_keep_times is called, the model records
- * every pc_model_add_timed_sample as it comes (24 bytes each, one per column a sample adds to: memory then
- * grows with the samples taken, not with distinct samples); otherwise
+ * every pc_model_add_timed_sample as it comes (24 bytes each, one per
+ * column a sample adds to: memory then grows with the samples taken, not
+ * with distinct samples); otherwise
  * pc_model_add_timed_sample is pc_model_add_sample. Times are in
  * nanoseconds on the input's clock. pc_model_add_time records the count
  * added to sample index (from pc_model_add_sample_index) at a time.
