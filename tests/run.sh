@@ -12,6 +12,12 @@
 # (make check, after scripts/setup.sh installed every tool) a skipped test
 # is a failure: there, a missing binary or tool is a fault. E2E (default
 # tests/e2e/*.sh) names the scripts to run.
+#
+# The e2e scripts run JOBS at a time (default: the number of CPUs; each
+# has its own TMPDIR and writes nothing else), the longest first so that
+# they end together; each one's output is printed in one piece when it
+# ends, followed by its PASS/FAIL line. (`sh tests/run.sh one DIR SCRIPT`
+# is how run.sh runs one of them: its output and status go to DIR.)
 set -u
 BUILD=${BUILD:-build}
 mode=${1:-all}
@@ -19,35 +25,84 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 passed=0 failed=0 skipped=0 failures=""
 
+# Counts a test's exit status; prints its verdict unless quiet (the e2e
+# scripts print their own), and always when a skip counts as a failure.
+tally() { # name status [quiet]
+	case $2 in
+	0) passed=$((passed + 1)); [ -n "${3:-}" ] || echo "PASS: $1" ;;
+	77) if [ "${SET_UP:-0}" = 1 ]; then
+		failed=$((failed + 1)); failures="$failures $1"
+		echo "FAIL: $1 (skipped, on a machine where set-up ran)"
+	else
+		skipped=$((skipped + 1)); [ -n "${3:-}" ] || echo "SKIPPED: $1"
+	fi ;;
+	*) failed=$((failed + 1)); failures="$failures $1"; [ -n "${3:-}" ] || echo "FAIL: $1 (exit $2)" ;;
+	esac
+}
+
 run_one() { # name command...
 	name=$1; shift
 	"$@"
-	status=$?
-	case $status in
-	0) passed=$((passed + 1)); echo "PASS: $name" ;;
-	77) if [ "${SET_UP:-0}" = 1 ]; then
-		failed=$((failed + 1)); failures="$failures $name"
-		echo "FAIL: $name (skipped, on a machine where set-up ran)"
-	else
-		skipped=$((skipped + 1)); echo "SKIPPED: $name"
-	fi ;;
-	*) failed=$((failed + 1)); failures="$failures $name"; echo "FAIL: $name (exit $status)" ;;
-	esac
+	tally "$name" $?
 }
+
+# One e2e script, run by xargs below: its output to DIR/N.log, its exit
+# status to DIR/N.status (N: the script's file name), then the log and the
+# verdict in one piece on stdout.
+if [ "$mode" = one ]; then
+	results=$2 t=$3
+	name=$(basename "$t" .sh)
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX") || exit 1
+	env TMPDIR="$scratch" sh "$t" >"$results/$name.log" 2>&1
+	status=$?
+	rm -rf "$scratch"
+	case $status in
+	0) verdict="PASS: $t" ;;
+	77) verdict="SKIPPED: $t" ;;
+	*) verdict="FAIL: $t (exit $status)" ;;
+	esac
+	echo "$verdict" >>"$results/$name.log"
+	echo "$status" >"$results/$name.status"
+	cat "$results/$name.log"
+	exit 0
+fi
 
 for t in $(find "$BUILD/tests" -type f -name 'test_*' -perm -u+x 2>/dev/null | sort); do
 	run_one "${t#$BUILD/}" "$t"
 done
 
+# The scripts that take a minute or so go first (a slot each), then the rest.
+LONGEST="fuzz valgrind sampler_malformed pprof_read perf_data_malformed perf_captures"
+
+e2e_scripts() {
+	all=${E2E:-tests/e2e/*.sh}
+	for name in $LONGEST; do
+		for t in $all; do
+			[ "$(basename "$t")" = "$name.sh" ] && [ -f "$t" ] && echo "$t"
+		done
+	done
+	for t in $all; do
+		case " $LONGEST " in *" $(basename "$t" .sh) "*) continue ;; esac
+		[ -f "$t" ] && echo "$t"
+	done
+}
+
 if [ "$mode" = all ]; then
 	export PROFCONV="$top/$BUILD/profconv" PPROF="$top/build/tools/pprof"
 	export BUILD SAMPLES="$top/samples" SHARED="$top/../shared"
-	for t in ${E2E:-tests/e2e/*.sh}; do
-		[ -f "$t" ] || continue
-		scratch=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX")
-		run_one "$t" env TMPDIR="$scratch" sh "$t"
-		rm -rf "$scratch"
+	jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
+	results=$(mktemp -d "${TMPDIR:-/tmp}/profconv-results.XXXXXX") || exit 1
+	e2e_scripts | xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" one "$results"
+	for t in $(e2e_scripts); do
+		name=$(basename "$t" .sh)
+		if status=$(cat "$results/$name.status" 2>/dev/null); then
+			tally "$t" "$status" quiet
+		else
+			echo "FAIL: $t (it did not end)"
+			tally "$t" 1 quiet
+		fi
 	done
+	rm -rf "$results"
 fi
 
 [ -n "$failures" ] && echo "failed:$failures"
