@@ -42,15 +42,16 @@ void pc_parts_describe(unsigned mask, char *buf, size_t size)
 }
 
 /* A 0-byte input is an error, decided here for every reader, before detection. */
-static int refuse_empty(struct pc_ctx *ctx, struct pc_input *in)
+int pc_refuse_empty(struct pc_ctx *ctx, struct pc_input *in)
 {
 	const uint8_t *data;
 
 	if (pc_input_fill(in, 1, &data))
 		return 0;
-	if (pc_input_check_io(in, &ctx->err))
-		return -1;
-	return pc_fail(&ctx->err, PC_STATUS_INPUT, "empty input");
+	if (!pc_input_check_io(in, &ctx->err))
+		pc_fail(&ctx->err, PC_STATUS_INPUT, "empty input");
+	pc_error_set_path(&ctx->err, in->name);
+	return -1;
 }
 
 /*
@@ -182,10 +183,8 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 	uint64_t before = counted_before(m), said_before = no_samples_warnings(ctx);
 	int status;
 
-	if (refuse_empty(ctx, in)) {
-		pc_error_set_path(&ctx->err, in->name);
+	if (pc_refuse_empty(ctx, in))
 		return -1;
-	}
 	reader = from ? from : pc_detect(in, &ctx->err);
 	if (!reader)
 		return -1;

@@ -32,6 +32,8 @@ int pc_read_input(struct pc_ctx *ctx, const char *path, const struct pc_reader *
  */
 int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_reader *from,
 		   struct pc_model *m);
+/* -1 with ctx->err set ("NAME: empty input") when in has no byte (info too). */
+int pc_refuse_empty(struct pc_ctx *ctx, struct pc_input *in);
 /*
  * Merged inputs share the column of the same meaning: folded or Sampler
  * counts read before an input with named events join that event's samples

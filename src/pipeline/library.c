@@ -571,7 +571,9 @@ int profconv_info(const char *path, const char *format, const char *const *optio
 	    apply_options(&ctx, reader, NULL, options, &views) ||
 	    pc_input_open(&in, path, &ctx.err))
 		return give_ctx_error(error, &ctx);
-	if (!reader)
+	if (pc_refuse_empty(&ctx, &in))
+		reader = NULL;
+	else if (!reader)
 		reader = pc_detect(&in, &ctx.err);
 	if (reader && pc_symbolize_wanted(&ctx) && !views) {
 		/* --symbols alone: that view only */

@@ -5,6 +5,7 @@
 #   1. a 0-byte input, by name and from standard input, detected and with
 #      -f FMT for every reader: exit 1, the one line "profconv: NAME: empty
 #      input", no output file (decided before detection, for every reader);
+#      `info` the same, detected and with -f FMT, and nothing on stdout;
 #   2. a well-formed input without samples, for every format (perf script
 #      text of comment lines only, a folded file of blank lines, an SPT
 #      trace without records, a Visual Studio CSV report of its header
@@ -105,6 +106,12 @@ empty_refused "named .folded" /dev/null convert -o "$out_dir/out.pb.gz" "$tmp/em
 empty_refused "report" /dev/null report "$tmp/empty"
 empty_refused "second input" /dev/null convert -o "$out_dir/out.pb.gz" \
 	"$samples/folded/recursive.folded" "$tmp/empty"
+empty_refused "info detected" /dev/null info "$tmp/empty"
+empty_refused "info stdin" "$tmp/empty" info -
+for reader in spt etl perf-data pprof vsp perf-script; do
+	empty_refused "info -f $reader" /dev/null info -f "$reader" "$tmp/empty"
+	[ ! -s "$tmp/stdout" ] || fail "info -f $reader of an empty input printed: $(head -3 "$tmp/stdout")"
+done
 
 # --- 2. inputs without samples ---
 
