@@ -18,9 +18,7 @@
 #               target is fuzzed either way
 # New inputs go to WORKDIR/corpus-NAME, the log to WORKDIR/fuzz-NAME.log,
 # a crasher to build/fuzz/artifacts/NAME-*. FUZZ_ARGS adds libFuzzer
-# options; PROFCONV_FUZZ_KNOWN=NAME,... makes the targets look past bugs
-# reported and not fixed yet (tests/fuzz/support/harness.h; the regression
-# inputs are run without it). Exits 1 when a target failed.
+# options. Exits 1 when a target failed.
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 SECONDS WORKDIR TARGET..." >&2; exit 2; }
 seconds=$1 work=$2
@@ -59,7 +57,7 @@ for target in "$@"; do
 	fi
 	regressions=$(ls -d "$fuzz/regressions/$name"/* 2>/dev/null)
 	if [ -n "$regressions" ] &&
-		! env -u PROFCONV_FUZZ_KNOWN "$target" -rss_limit_mb=2048 $regressions >"$log" 2>&1; then
+		! "$target" -rss_limit_mb=2048 $regressions >"$log" 2>&1; then
 		echo "fuzz: $name fails a regression input of tests/fuzz/regressions/$name:"
 		grep -v '^    #\|^INFO\|^\*\*\*' "$log" | tail -20
 		status=1

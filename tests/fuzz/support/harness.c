@@ -15,19 +15,6 @@ void fuzz_text_add(struct fuzz_text *t, const void *bytes, size_t len)
 	t->buf[t->len] = '\0';
 }
 
-bool fuzz_known(const char *finding)
-{
-	const char *list = getenv("PROFCONV_FUZZ_KNOWN");
-	size_t len = strlen(finding);
-
-	for (const char *at = list; at && *at; at += strcspn(at, ",")) {
-		at += *at == ',';
-		if (!strncmp(at, finding, len) && (at[len] == ',' || !at[len]))
-			return true;
-	}
-	return false;
-}
-
 FILE *fuzz_null_output(void)
 {
 	static FILE *devnull;

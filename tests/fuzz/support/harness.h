@@ -50,14 +50,6 @@ void fuzz_check_json(const char *text, size_t size);
 /* Aborts unless text is well-formed XML (libxml2: no network, no external entities). */
 void fuzz_check_xml(const char *text, size_t size);
 
-/*
- * Whether the finding named (a short name given where it is checked, such
- * as "merge-order") is listed in $PROFCONV_FUZZ_KNOWN (names separated by
- * commas): a long run may look past a bug that was reported and is not
- * fixed yet; the regression inputs of `make check` are run without it.
- */
-bool fuzz_known(const char *finding);
-
 /* Runs `report --tree --top 5` on m into /dev/null; ctx keeps any error. */
 int fuzz_report(struct pc_ctx *ctx, const struct pc_model *m);
 
