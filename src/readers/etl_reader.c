@@ -34,6 +34,7 @@
 #include "readers/etl_reader.h"
 
 #include "base/index.h"
+#include "base/seqs.h"
 #include "base/utf16.h"
 #include "model/format.h"
 
@@ -81,13 +82,13 @@ struct fragment {
 	uint64_t ref_time;          /* a key reference: its own time */
 	uint64_t key;
 	uint32_t tid, pid, cpu;
-	uint32_t first, count;      /* frames[first, first + count), once known */
+	uint32_t seq, count;        /* its addresses: raw sequence seq, once known */
 	bool by_key, resolved;
 };
 
 struct key_definition {
 	uint64_t key, time;
-	uint32_t first, count;
+	uint32_t seq, count;
 };
 
 struct image {
@@ -116,6 +117,19 @@ struct process {
 	pc_str_id name;
 };
 
+/*
+ * A sample's stack resolved: the model stack of its kernel and user address
+ * sequences (or its IP) in process pid, over [from, until) (sample_stack).
+ */
+struct stack_memo {
+	uint32_t kernel, user;      /* raw sequences, 0: none */
+	int32_t pid;
+	uint64_t ip;                /* when it has neither */
+	uint64_t from, until;
+	uint32_t stack;
+	uint32_t unknown;           /* its frames in no image */
+};
+
 struct thread {
 	uint32_t tid, pid;
 	uint64_t time;
@@ -135,8 +149,10 @@ struct etl_reader {
 	size_t nfragments, fragments_cap;
 	struct key_definition *keys;
 	size_t nkeys, keys_cap;
-	uint64_t *frames;           /* of fragments and key definitions */
-	size_t nframes, frames_cap;
+	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */
+	uint32_t raw_scratch[2 * MAX_STACK];
+	uint64_t raw_lookups, raw_hits;
+	bool raw_closed;            /* raw sequences are appended, no longer interned */
 	struct image *images;
 	size_t nimages, images_cap;
 	struct pdb_record *pdbs;
@@ -148,25 +164,62 @@ struct etl_reader {
 	struct thread *threads;
 	size_t nthreads, threads_cap;
 
+	struct stack_memo *stack_memos;
+	size_t nstack_memos, stack_memos_cap;
+	struct pc_index stack_memo_index;
+	uint64_t memo_lookups, memo_hits;
+	bool memo_closed;
+
 	uint64_t undefined_keys, unknown_frames;
 	pc_str_id key_comm, key_pid, key_tid;
 };
 
 /* ---- collecting ---- */
 
+/*
+ * The addresses of a stack event from payload offset at on (at most
+ * MAX_STACK), kept as a raw sequence: its id (0 for none), *count of them.
+ * They are interned, so that a repeated stack is kept once, until the
+ * trace shows stacks that hardly repeat (fewer than one in four found, at
+ * the 65,536th stack or any multiple); from then on each is appended as
+ * it comes, which is cheaper (equal stacks then have ids of their own, and
+ * meet in the model).
+ */
 static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, size_t at,
 			    uint32_t *count)
 {
 	size_t n = ev->payload_len > at ? (ev->payload_len - at) / ev->pointer_size : 0;
-	uint32_t first = (uint32_t)r->nframes;
 
 	if (n > MAX_STACK)
 		n = MAX_STACK;
-	pc_grow(&r->frames, &r->frames_cap, r->nframes + n, sizeof(*r->frames));
-	for (size_t i = 0; i < n; i++)
-		r->frames[r->nframes++] = etl_pointer(ev, at + i * ev->pointer_size);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t address = etl_pointer(ev, at + i * ev->pointer_size);
+
+		r->raw_scratch[2 * i] = (uint32_t)address;
+		r->raw_scratch[2 * i + 1] = (uint32_t)(address >> 32);
+	}
 	*count = (uint32_t)n;
-	return first;
+	if (!n)
+		return 0;
+	if (!r->raw_closed) {
+		size_t before = r->raw.count;
+		uint32_t seq = pc_seqs_add(&r->raw, r->raw_scratch, 2 * n);
+
+		r->raw_hits += r->raw.count == before;
+		if (++r->raw_lookups % 65536 == 0 && r->raw_hits < r->raw_lookups / 4)
+			r->raw_closed = true;
+		return seq;
+	}
+	return pc_seqs_append(&r->raw, r->raw_scratch, 2 * n);
+}
+
+/* Address i of raw sequence seq. */
+static uint64_t raw_frame(const struct etl_reader *r, uint32_t seq, size_t i)
+{
+	size_t n;
+	const uint32_t *items = pc_seq(&r->raw, seq, &n);
+
+	return items[2 * i] | (uint64_t)items[2 * i + 1] << 32;
 }
 
 static void on_trace_header(struct etl_reader *r, const struct etl_event *ev)
@@ -206,7 +259,7 @@ static void on_stack(struct etl_reader *r, const struct etl_event *ev, bool by_k
 		f.key = etl_pointer(ev, 16);
 		f.ref_time = ev->time;
 	} else {
-		f.first = keep_frames(r, ev, 16, &f.count);
+		f.seq = keep_frames(r, ev, 16, &f.count);
 		f.resolved = true;
 	}
 	pc_grow(&r->fragments, &r->fragments_cap, r->nfragments + 1, sizeof(*r->fragments));
@@ -217,7 +270,7 @@ static void on_key_definition(struct etl_reader *r, const struct etl_event *ev)
 {
 	struct key_definition k = { .key = etl_pointer(ev, 0), .time = ev->time };
 
-	k.first = keep_frames(r, ev, ev->pointer_size, &k.count);
+	k.seq = keep_frames(r, ev, ev->pointer_size, &k.count);
 	pc_grow(&r->keys, &r->keys_cap, r->nkeys + 1, sizeof(*r->keys));
 	r->keys[r->nkeys++] = k;
 }
@@ -419,7 +472,7 @@ static void resolve_keys(struct etl_reader *r)
 				hi = mid;
 		}
 		if (lo < r->nkeys && r->keys[lo].key == f->key) {
-			f->first = r->keys[lo].first;
+			f->seq = r->keys[lo].seq;
 			f->count = r->keys[lo].count;
 			f->resolved = true;
 		} else {
@@ -439,21 +492,20 @@ static int compare_fragments(const void *a, const void *b)
 	return (x->cpu > y->cpu) - (x->cpu < y->cpu);
 }
 
-/* The first fragment of (time, tid), or nfragments. */
-static size_t first_fragment(const struct etl_reader *r, uint64_t time, uint32_t tid)
+/*
+ * The first fragment of (time, tid), or nfragments, looked for from *cursor
+ * on (samples are taken in the fragments' order, so it only moves forward).
+ */
+static size_t first_fragment(const struct etl_reader *r, size_t *cursor, uint64_t time,
+			     uint32_t tid)
 {
-	size_t lo = 0, hi = r->nfragments;
+	size_t i = *cursor;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct fragment *f = &r->fragments[mid];
-
-		if (f->time < time || (f->time == time && f->tid < tid))
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
+	while (i < r->nfragments && (r->fragments[i].time < time ||
+				     (r->fragments[i].time == time && r->fragments[i].tid < tid)))
+		i++;
+	*cursor = i;
+	return i;
 }
 
 static bool is_kernel_address(const struct etl_reader *r, uint64_t address)
@@ -533,11 +585,19 @@ static void attach_pdbs(struct etl_reader *r)
 	}
 }
 
-/* The image holding address in process pid at time, or NULL. */
-static struct image *image_at(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time)
+/*
+ * The image holding address in process pid at time, or NULL; [*from, *until)
+ * is a span of time around time over which the answer stays the same:
+ * inside the image's own life, and outside the life of every image of
+ * that address looked at before it.
+ */
+static struct image *image_at(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time,
+			      uint64_t *from, uint64_t *until)
 {
 	size_t lo = 0, hi = r->nimages;
 
+	*from = 0;
+	*until = UINT64_MAX;
 	while (lo < hi) { /* the first image after (pid, address) */
 		size_t mid = lo + (hi - lo) / 2;
 		const struct image *im = &r->images[mid];
@@ -552,8 +612,17 @@ static struct image *image_at(struct etl_reader *r, int32_t pid, uint64_t addres
 
 		if (im->pid != pid)
 			break;
-		if (address - im->base < im->size && im->loaded <= time && time < im->unloaded)
+		if (address - im->base >= im->size)
+			continue;
+		if (time < im->loaded) {
+			*until = im->loaded < *until ? im->loaded : *until;
+		} else if (time >= im->unloaded) {
+			*from = im->unloaded > *from ? im->unloaded : *from;
+		} else {
+			*from = im->loaded > *from ? im->loaded : *from;
+			*until = im->unloaded < *until ? im->unloaded : *until;
 			return im;
+		}
 	}
 	return NULL;
 }
@@ -573,17 +642,24 @@ static uint32_t image_module(struct etl_reader *r, struct image *im)
 	return im->module;
 }
 
-static uint32_t frame_of(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time)
+/*
+ * The frame of address in process pid (kernel addresses: process 0) at
+ * time, and the span [*from, *until) around time over which it holds; *unknown
+ * when it is in no image known then.
+ */
+static uint32_t frame_of(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time,
+			 uint64_t *from, uint64_t *until, bool *unknown)
 {
-	struct image *im = image_at(r, is_kernel_address(r, address) ? 0 : pid, address, time);
+	struct image *im = image_at(r, is_kernel_address(r, address) ? 0 : pid, address, time,
+				    from, until);
 	struct pc_frame frame = { .flags = PC_FRAME_HAS_ADDRESS, .address = address };
 
-	if (im && im->path) {
+	*unknown = !im || !im->path;
+	if (!*unknown) {
 		frame.module = image_module(r, im);
 		frame.address = address - im->base;
 	} else {
 		frame.flags |= PC_FRAME_ABSOLUTE;
-		r->unknown_frames++;
 	}
 	return pc_model_add_frame(r->m, &frame);
 }
@@ -653,6 +729,7 @@ static int compare_samples(const void *a, const void *b)
 /* ---- samples into the model ---- */
 
 struct emitter {
+	size_t fragment;              /* the cursor of first_fragment */
 	int col_samples, col_cpu;
 	uint64_t ns_per_sample;
 	uint32_t *frames;
@@ -700,15 +777,15 @@ static uint32_t labels_for(struct etl_reader *r, struct emitter *e, bool has_pid
 
 static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment *f)
 {
-	return f->count && is_kernel_address(r, r->frames[f->first + f->count - 1]);
+	return f->count && is_kernel_address(r, raw_frame(r, f->seq, f->count - 1));
 }
 
 /* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
-static void pick_fragments(const struct etl_reader *r, const struct sample *s, bool shared,
-			   const struct fragment **kernel, const struct fragment **user)
+static void pick_fragments(const struct etl_reader *r, struct emitter *e, const struct sample *s,
+			   bool shared, const struct fragment **kernel, const struct fragment **user)
 {
 	*kernel = *user = NULL;
-	for (size_t i = first_fragment(r, s->time, s->tid);
+	for (size_t i = first_fragment(r, &e->fragment, s->time, s->tid);
 	     i < r->nfragments && r->fragments[i].time == s->time && r->fragments[i].tid == s->tid;
 	     i++) {
 		const struct fragment *f = &r->fragments[i];
@@ -722,27 +799,116 @@ static void pick_fragments(const struct etl_reader *r, const struct sample *s, b
 	}
 }
 
-static size_t sample_frames(struct etl_reader *r, struct emitter *e, const struct sample *s,
-			    bool shared, int32_t pid, uint32_t *fallback_pid)
+static bool stack_memo_equal(const void *ctx, uint32_t id, const void *key)
 {
-	const struct fragment *kernel, *user, *parts[2];
+	const struct stack_memo *memo = &((const struct etl_reader *)ctx)->stack_memos[id - 1];
+	const struct stack_memo *want = key;
+
+	return memo->kernel == want->kernel && memo->user == want->user &&
+	       memo->pid == want->pid && memo->ip == want->ip;
+}
+
+/* Adds the frame of address at time to memo's stack being made in e->frames[*n]. */
+static void add_frame_at(struct etl_reader *r, struct emitter *e, struct stack_memo *memo,
+			 uint64_t address, uint64_t time, size_t *n)
+{
+	uint64_t from, until;
+	bool unknown;
+
+	e->frames[(*n)++] = frame_of(r, memo->pid, address, time, &from, &until, &unknown);
+	memo->unknown += unknown;
+	memo->from = from > memo->from ? from : memo->from;
+	memo->until = until < memo->until ? until : memo->until;
+}
+
+/*
+ * Resolves memo's frames at time into a model stack (its kernel part, then
+ * its user part, else its IP), and the span of time over which every one
+ * of them holds.
+ */
+static void resolve_stack(struct etl_reader *r, struct emitter *e, struct stack_memo *memo,
+			  uint64_t time)
+{
+	const uint32_t seqs[2] = { memo->kernel, memo->user };
 	size_t n = 0;
 
-	pick_fragments(r, s, shared, &kernel, &user);
-	parts[0] = kernel;
-	parts[1] = user;
+	memo->from = 0;
+	memo->until = UINT64_MAX;
+	memo->unknown = 0;
 	for (int k = 0; k < 2; k++) {
-		const struct fragment *f = parts[k];
+		size_t count;
 
-		if (!f)
-			continue;
-		*fallback_pid = f->pid;
-		for (uint32_t i = 0; i < f->count && n < MAX_STACK * 2; i++)
-			e->frames[n++] = frame_of(r, pid, r->frames[f->first + i], s->time);
+		pc_seq(&r->raw, seqs[k], &count);
+		for (size_t i = 0; i < count / 2; i++)
+			add_frame_at(r, e, memo, raw_frame(r, seqs[k], i), time, &n);
 	}
 	if (!n)
-		e->frames[n++] = frame_of(r, pid, s->ip, s->time);
-	return n;
+		add_frame_at(r, e, memo, memo->ip, time, &n);
+	memo->stack = pc_model_add_stack(r->m, e->frames, n);
+}
+
+/*
+ * Whether the stack memo is in use: it is dropped once the trace shows ever
+ * new stacks (fewer than one sample in four found there, checked at every
+ * 65,536th sample), where it would only cost time and memory. The output is
+ * the same either way.
+ */
+static bool memo_in_use(struct etl_reader *r)
+{
+	if (!r->memo_closed && r->memo_lookups && r->memo_lookups % 65536 == 0 &&
+	    r->memo_hits < r->memo_lookups / 4) {
+		r->memo_closed = true;
+		free(r->stack_memos);
+		r->stack_memos = NULL;
+		r->nstack_memos = r->stack_memos_cap = 0;
+		pc_index_release(&r->stack_memo_index);
+	}
+	return !r->memo_closed;
+}
+
+/*
+ * The model stack of a sample in process pid (-1: unknown) from its kernel
+ * and user fragments (either may be NULL), else its IP. Each such stack
+ * keeps its last answer and the span of time over which all its frames
+ * hold (image_at), so a repeated stack costs one lookup.
+ */
+static uint32_t sample_stack(struct etl_reader *r, struct emitter *e, const struct sample *s,
+			     const struct fragment *kernel, const struct fragment *user, int32_t pid)
+{
+	struct stack_memo key = {
+		.kernel = kernel ? kernel->seq : 0, .user = user ? user->seq : 0, .pid = pid,
+	};
+	uint64_t hash;
+	uint32_t at;
+	struct stack_memo *memo;
+
+	if (!key.kernel && !key.user)
+		key.ip = s->ip;
+	if (!memo_in_use(r)) {
+		resolve_stack(r, e, &key, s->time);
+		r->unknown_frames += key.unknown;
+		return key.stack;
+	}
+	hash = pc_hash_u64(((uint64_t)key.kernel << 32 | key.user) ^
+			   pc_hash_u64(key.ip ^ (uint64_t)(uint32_t)pid << 32));
+	at = pc_index_find(&r->stack_memo_index, hash, stack_memo_equal, r, &key);
+	r->memo_lookups++;
+	r->memo_hits += at != 0;
+	if (!at) {
+		pc_grow(&r->stack_memos, &r->stack_memos_cap, r->nstack_memos + 1,
+			sizeof(*r->stack_memos));
+		r->stack_memos[r->nstack_memos++] = key;
+		at = (uint32_t)r->nstack_memos;
+		pc_index_add(&r->stack_memo_index, hash, at);
+		memo = &r->stack_memos[at - 1];
+		resolve_stack(r, e, memo, s->time);
+	} else {
+		memo = &r->stack_memos[at - 1];
+		if (s->time < memo->from || s->time >= memo->until)
+			resolve_stack(r, e, memo, s->time);
+	}
+	r->unknown_frames += memo->unknown;
+	return memo->stack;
 }
 
 /* QPC ticks in nanoseconds (the trace's perf frequency), for the model's times. */
@@ -768,17 +934,19 @@ static int add_sample(struct etl_reader *r, const struct sample *s, const struct
 static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
 		       bool shared)
 {
-	uint32_t pid = 0, fallback = UINT32_MAX;
+	uint32_t pid = 0;
 	bool has_pid = s->tid == 0 || thread_process(r, s->tid, s->time, &pid);
 	struct pc_sample sample = { 0 };
-	size_t n = sample_frames(r, e, s, shared, has_pid ? (int32_t)pid : -1, &fallback);
+	const struct fragment *kernel, *user;
+	uint32_t stack_pid;
 
-	if (!has_pid && fallback != UINT32_MAX) { /* the stack says whose it is */
-		pid = fallback;
+	pick_fragments(r, e, s, shared, &kernel, &user);
+	stack_pid = user ? user->pid : kernel ? kernel->pid : UINT32_MAX;
+	if (!has_pid && stack_pid != UINT32_MAX) { /* the stack says whose it is */
+		pid = stack_pid;
 		has_pid = true;
-		n = sample_frames(r, e, s, shared, (int32_t)pid, &fallback);
 	}
-	sample.stack = pc_model_add_stack(r->m, e->frames, n);
+	sample.stack = sample_stack(r, e, s, kernel, user, has_pid ? (int32_t)pid : -1);
 	sample.labels = labels_for(r, e, has_pid, pid, s->tid, s->time);
 	if (add_sample(r, s, &sample, e->col_samples, 1) ||
 	    add_sample(r, s, &sample, e->col_cpu, e->ns_per_sample))
@@ -863,12 +1031,14 @@ static void reader_release(struct etl_reader *r)
 	free(r->samples);
 	free(r->fragments);
 	free(r->keys);
-	free(r->frames);
+	pc_seqs_release(&r->raw);
 	free(r->images);
 	free(r->pdbs);
 	free(r->unloads);
 	free(r->processes);
 	free(r->threads);
+	free(r->stack_memos);
+	pc_index_release(&r->stack_memo_index);
 }
 
 int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
@@ -877,6 +1047,7 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	struct etl_file_stats stats;
 	int ret;
 
+	pc_seqs_init(&r.raw);
 	r.key_comm = pc_model_intern_cstr(m, "comm");
 	r.key_pid = pc_model_intern_cstr(m, "pid");
 	r.key_tid = pc_model_intern_cstr(m, "tid");
@@ -906,6 +1077,7 @@ struct etl_reader *etl_reader_new(struct pc_ctx *ctx, struct pc_model *m)
 	r->ctx = ctx;
 	r->m = m;
 	r->pointer_size = 8;
+	pc_seqs_init(&r->raw);
 	return r;
 }
 

@@ -87,6 +87,7 @@ Seeds (each under 16 KiB):
                    quick to mutate)
   tiny-xpress.etl  the same, compressed
 """
+import collections
 import os
 import struct
 import sys
@@ -554,8 +555,12 @@ class Scenario:
     """A made-up machine's processes, threads, images and CPU samples, with the
     truth a reader must find (expected), and the events that say it (trace)."""
 
-    def __init__(self, p=8, cpus=2, nsamples=60, seed=1, interval=5000):
+    def __init__(self, p=8, cpus=2, nsamples=60, seed=1, interval=5000, paths=None):
+        """paths: None, every frame at any 16-byte step of its image (nearly every
+        stack new); or N, each stack one of N call paths of each thread (few
+        distinct stacks, as in real traces)."""
         self.p = p
+        self.paths = paths
         self.cpus = cpus
         self.interval = interval
         self.rng = Rng(seed)
@@ -642,6 +647,18 @@ class Scenario:
     def _address_in(self, im):
         return im.base + 0x1000 + 0x10 * self.rng.below((im.size - 0x2000) // 0x10)
 
+    def _path_frames(self, make, *args):
+        """make(*args), with paths: drawn by a generator of its own seeded with
+        one of self.paths call paths, so that stacks repeat."""
+        if not self.paths:
+            return make(*args)
+        main = self.rng
+        self.rng = Rng(1 + main.below(self.paths) * 7919)
+        try:
+            return make(*args)
+        finally:
+            self.rng = main
+
     def _kernel_frames(self, time):
         r = self.rng
         kernel = [im for im in self.images if im.pid == 0 and
@@ -691,15 +708,15 @@ class Scenario:
                 if idle_pair or roll < 12:
                     s["tid"] = 0
                     s["flags"] = 1 if r.chance(30) else 0  # a DPC
-                    s["kernel"] = self._kernel_frames(t)
+                    s["kernel"] = self._path_frames(self._kernel_frames, t)
                     s["how"] = "stack" if idle_pair or r.chance(50) else "keys"
                 elif roll < 20:
                     s["tid"] = 8
-                    s["kernel"] = self._kernel_frames(t)
+                    s["kernel"] = self._path_frames(self._kernel_frames, t)
                     s["how"] = "stack" if r.chance(50) else "keys"
                 elif roll < 23:
                     s["tid"] = 9999  # no Thread event: its process comes from the stack
-                    s["user"] = self._user_frames(1200, t)
+                    s["user"] = self._path_frames(self._user_frames, 1200, t)
                     s["stack_pid"] = 1200
                     s["how"] = "stack"
                 elif roll < 26:
@@ -714,11 +731,11 @@ class Scenario:
                     pid = self.thread_pid(tid, t)
                     kind = r.below(10)
                     if kind == 0:
-                        s["ip"] = self._user_frames(pid, t)[0]
+                        s["ip"] = self._path_frames(self._user_frames, pid, t)[0]
                     else:
-                        s["user"] = self._user_frames(pid, t)
+                        s["user"] = self._path_frames(self._user_frames, pid, t)
                         if kind >= 6:
-                            s["kernel"] = self._kernel_frames(t)
+                            s["kernel"] = self._path_frames(self._kernel_frames, t)
                         s["how"] = "stack" if kind % 2 else "keys"
                         if s["user"] and r.chance(25):
                             s["user_cpu"] = (cpu + 1) % self.cpus
@@ -860,7 +877,8 @@ class Scenario:
                     image_payload(p, im.base, im.size, im.pid, im.path), p=p, version=3))
         # samples and their stacks
         live = {}        # frames tuple -> key (cached, defined later)
-        freed = []       # (key, time it was deleted)
+        live_order = []  # the frames tuples of live, each once (evict picks one at random)
+        freed = collections.deque()  # (key, time it was deleted)
         stats = self.stats = {"key references": 0, "keys reused": 0, "KeyDelete": 0,
                               "KeyRundown": 0, "Stack": 0, "user fragment on another CPU": 0,
                               "PMC sample": 0, "EVENT_HEADER": 0}
@@ -880,11 +898,15 @@ class Scenario:
                 key = next_key[0]
                 next_key[0] += 0x40
             live[tuple(frames)] = key
+            live_order.append(tuple(frames))
             return key
 
         def evict(t, cpu):
             if live and r.chance(35):
-                frames = sorted(live)[r.below(len(live))]
+                i = r.below(len(live_order))
+                frames = live_order[i]
+                live_order[i] = live_order[-1]
+                live_order.pop()
                 key = live.pop(frames)
                 tr.add(cpu, t, perfinfo_event(H_KEY_DELETE, t, key_def_payload(p, key, frames),
                                               p=p))
