@@ -47,11 +47,17 @@ run_one() { # name command...
 }
 
 # One e2e script, run by xargs below: its output to DIR/N.log, its exit
-# status to DIR/N.status (N: the script's file name), then the log and the
-# verdict in one piece on stdout.
+# status to DIR/N.status (N: the script's path, '/' as '_'), then the log
+# and the verdict in one piece on stdout. (xargs runs it once with no
+# script when there is none.)
+status_name() {
+	printf '%s' "$1" | tr / _
+}
+
 if [ "$mode" = one ]; then
+	[ $# -ge 3 ] || exit 0
 	results=$2 t=$3
-	name=$(basename "$t" .sh)
+	name=$(status_name "$t")
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/profconv-test.XXXXXX") || exit 1
 	env TMPDIR="$scratch" sh "$t" >"$results/$name.log" 2>&1
 	status=$?
@@ -92,9 +98,10 @@ if [ "$mode" = all ]; then
 	export BUILD SAMPLES="$top/samples" SHARED="$top/../shared"
 	jobs=${JOBS:-$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)}
 	results=$(mktemp -d "${TMPDIR:-/tmp}/profconv-results.XXXXXX") || exit 1
+	trap 'rm -rf "$results"; exit 130' INT TERM
 	e2e_scripts | xargs -P "$jobs" -n 1 sh "$top/tests/run.sh" one "$results"
 	for t in $(e2e_scripts); do
-		name=$(basename "$t" .sh)
+		name=$(status_name "$t")
 		if status=$(cat "$results/$name.status" 2>/dev/null); then
 			tally "$t" "$status" quiet
 		else
