@@ -11,7 +11,9 @@
 #                      profconv.pc and man pages
 #
 # Knobs: DEVELOPER=1 (strict warnings as errors), SANITIZE=address,undefined
-# (objects go to build/sanitize), CC, CFLAGS, PREFIX, DESTDIR.
+# (objects go to build/sanitize), CC, CFLAGS, PREFIX, DESTDIR, JOBS (the
+# parallel jobs of demo's and check's builds and of check's end-to-end
+# tests; default: the CPUs).
 
 CC ?= cc
 PKG_CONFIG ?= pkg-config
@@ -19,6 +21,7 @@ PROTOC_C ?= protoc-c
 CLANG ?= $(shell command -v clang-14 || command -v clang)
 PREFIX ?= /usr/local
 FUZZ_SECONDS ?= 60
+JOBS ?= $(shell getconf _NPROCESSORS_ONLN 2>/dev/null || echo 1)
 LIBDIR ?= $(PREFIX)/lib
 INCLUDEDIR ?= $(PREFIX)/include
 # libprofconv.so.SOVERSION; the soname changes only when the ABI breaks
@@ -144,14 +147,14 @@ build/tools/pprof:
 	sh scripts/build-pprof.sh build/tools >/dev/null
 
 demo: deps
-	@$(MAKE) --no-print-directory all build/tools/pprof
+	@$(MAKE) --no-print-directory -j$(JOBS) all build/tools/pprof
 	sh scripts/make-pe.sh build/pe
 	$(BUILD)/profconv convert -o build/demo.pb.gz samples/demo-pe.spt
 	PPROF_BINARY_PATH=build/pe build/tools/pprof -top -nodecount=15 build/demo.pb.gz
 
 check: deps
-	@$(MAKE) --no-print-directory all tests build/tools/pprof fuzz-build
-	@BUILD=$(BUILD) SET_UP=1 sh tests/run.sh all
+	@$(MAKE) --no-print-directory -j$(JOBS) all tests build/tools/pprof fuzz-build
+	@BUILD=$(BUILD) SET_UP=1 JOBS=$(JOBS) sh tests/run.sh all
 
 # (the objects named here, so that make keeps them: not intermediate files)
 fuzz-build: $(if $(CLANG),$(FUZZ_OBJ) $(FUZZ_BIN))
