@@ -148,10 +148,44 @@ static void put_plain(struct pc_folded_names *names, const char *s, size_t n,
 	put_bytes(names, annotation, strlen(annotation));
 }
 
-/* Appends one tidied name part (and its annotation) to the names buffer. */
-static void put_tidy(struct pc_folded_names *names, const char *s, size_t n, bool java,
-		     const char *annotation)
+/*
+ * "[BASENAME]", "[unknown]", or with addrs "[BASENAME <ADDR>]"; a dso
+ * name is not a signature, so only ';' is tidied ("[memfd:jit (deleted)]").
+ */
+static void put_fallback_text(struct pc_folded_names *names, const struct pc_frame *frame)
 {
+	const struct pc_model *m = names->m;
+	char text[600];
+	const char *name = "unknown";
+	size_t n = strlen(name);
+	int used;
+
+	if (frame->module && pc_str_len(m, pc_model_module(m, frame->module)->name)) {
+		pc_str_id id = pc_model_module(m, frame->module)->name;
+
+		n = pc_str_len(m, id);
+		name = base_name(pc_str(m, id), &n);
+		if (n > 500)
+			n = 500;
+	}
+	if (names->opt.addrs && (frame->flags & PC_FRAME_HAS_ADDRESS))
+		used = snprintf(text, sizeof(text), "[%.*s <%llx>]", (int)n, name,
+				(unsigned long long)frame->address);
+	else
+		used = snprintf(text, sizeof(text), "[%.*s]", (int)n, name);
+	put_plain(names, text, (size_t)used, "");
+}
+
+/*
+ * Appends one tidied name part (and its annotation) to the names buffer; a
+ * part that tidies to nothing (quotes alone, "a->") takes frame's fallback
+ * name instead, so that no folded frame is empty.
+ */
+static void put_tidy(struct pc_folded_names *names, const struct pc_frame *frame, const char *s,
+		     size_t n, bool java, const char *annotation)
+{
+	size_t before = names->text_len;
+
 	n = cut_arguments(s, n);
 	if (java && n > 1 && s[0] == 'L' && memchr(s, '/', n)) {
 		s++;
@@ -160,6 +194,8 @@ static void put_tidy(struct pc_folded_names *names, const char *s, size_t n, boo
 	for (size_t i = 0; i < n; i++)
 		if (s[i] != '"' && s[i] != '\'')
 			put_name_byte(names, s[i]);
+	if (names->text_len == before)
+		put_fallback_text(names, frame);
 	put_bytes(names, annotation, strlen(annotation));
 }
 
@@ -182,34 +218,6 @@ static const char *annotation_for(const struct pc_folded_names *names,
 }
 
 /*
- * "[BASENAME]", "[unknown]", or with addrs "[BASENAME <ADDR>]"; a dso
- * name is not a signature, so only ';' is tidied ("[memfd:jit (deleted)]").
- */
-static void put_fallback(struct pc_folded_names *names, const struct pc_frame *frame)
-{
-	const struct pc_model *m = names->m;
-	char text[600];
-	const char *name = "unknown";
-	size_t n = strlen(name);
-	int used;
-
-	if (frame->module && pc_str_len(m, pc_model_module(m, frame->module)->name)) {
-		pc_str_id id = pc_model_module(m, frame->module)->name;
-
-		n = pc_str_len(m, id);
-		name = base_name(pc_str(m, id), &n);
-		if (n > 500)
-			n = 500;
-	}
-	if (names->opt.addrs && (frame->flags & PC_FRAME_HAS_ADDRESS))
-		used = snprintf(text, sizeof(text), "[%.*s <%llx>]", (int)n, name,
-				(unsigned long long)frame->address);
-	else
-		used = snprintf(text, sizeof(text), "[%.*s]", (int)n, name);
-	put_plain(names, text, (size_t)used, annotation_for(names, frame));
-}
-
-/*
  * Appends the name of a frame as stackcollapse-perf.pl gives it: one or
  * more folded frames separated by ';'. False when the frame is skipped.
  */
@@ -228,7 +236,10 @@ static bool put_frame_name(struct pc_folded_names *names, const struct pc_frame 
 		return true;
 	}
 	if (!frame->function) {
-		put_fallback(names, frame);
+		const char *annotation = annotation_for(names, frame);
+
+		put_fallback_text(names, frame);
+		put_bytes(names, annotation, strlen(annotation));
 		return true;
 	}
 	if (s[0] == '(')
@@ -245,7 +256,8 @@ static bool put_frame_name(struct pc_folded_names *names, const struct pc_frame 
 		end = arrow ? (size_t)(arrow - s) : n;
 		if (part)
 			put_bytes(names, ";", 1);
-		put_tidy(names, s + at, end - at, java, part ? "_[i]" : annotation_for(names, frame));
+		put_tidy(names, frame, s + at, end - at, java,
+			 part ? "_[i]" : annotation_for(names, frame));
 		at = end + 2;
 	}
 	return true;

@@ -28,8 +28,11 @@
  *       tidied: ';' -> ':', the text from the first '(' cut unless it is
  *       "(anonymous namespace)" or the name looks like a Go method
  *       (".(...)."), '"' and '\'' dropped; with comm "java" a leading 'L'
- *       dropped from names holding a '/'. A function that starts with '('
- *       is skipped, as the script skips such "process names";
+ *       dropped from names holding a '/'. A part that tidies to nothing
+ *       (quotes alone, "a->") is named as a frame without a function (the
+ *       script would write an empty frame, which no folded reader takes
+ *       back). A function that starts with '(' is skipped, as the script
+ *       skips such "process names";
  *     - a frame without a function: "[BASENAME]" of its module (so an
  *       unknown kernel symbol is "[[kernel.kallsyms]]", as the script
  *       writes it), or "[unknown]" without one; --addrs:

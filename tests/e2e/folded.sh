@@ -195,4 +195,20 @@ grep -qF "profconv: $tmp/some-bad.folded:2:9: folded: expected a space" "$tmp/er
 	{ failed "--skip-bad --strict: no located error"; cat "$tmp/err"; }
 [ ! -e "$tmp/out.dump" ] || failed "--skip-bad --strict: an output file was written"
 
+# names that tidy to nothing (quotes alone, an empty part of "a->b", a
+# sample without comm) take the fallback name: no empty frame or stack, and
+# the output reads back (fuzz_write_folded found " 1" once)
+printf '  6130 \n\t  127c \047\047\047 (/work/workload)\n\n' >"$tmp/quotes1.perf.txt"
+printf 'p 1 1.0: 1 cpu-clock:\n\t 10 a->\047\047 (/bin/x)\n\t 20 ""->b (/bin/x)\n\n' >"$tmp/quotes2.perf.txt"
+for n in 1 2; do
+	"$profconv" convert -q -f perf-script -t folded -o "$tmp/quotes$n.folded" "$tmp/quotes$n.perf.txt" ||
+		failed "names of quotes alone ($n): conversion failed"
+	"$profconv" convert -q -f folded -t dump -o "$tmp/quotes$n.dump" "$tmp/quotes$n.folded" ||
+		failed "names of quotes alone ($n): the folded output does not read back"
+done
+[ "$(cat "$tmp/quotes1.folded")" = "[workload] 1" ] ||
+	{ failed "a name of quotes alone: not [workload]"; cat "$tmp/quotes1.folded"; }
+[ "$(cat "$tmp/quotes2.folded")" = "p;[x];b_[i];a;[x]_[i] 1" ] ||
+	{ failed "empty parts of a->b: not the fallback names"; cat "$tmp/quotes2.folded"; }
+
 exit $fail
