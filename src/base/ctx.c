@@ -143,7 +143,7 @@ static void record(struct pc_ctx *ctx, const char *format, const char *fmt, cons
 
 int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 {
-	char text[200];
+	char text[PC_WARNING_TEXT];
 	va_list ap;
 
 	va_start(ap, fmt);
@@ -160,7 +160,7 @@ int pc_warn(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 
 void pc_notice(struct pc_ctx *ctx, const char *format, const char *fmt, ...)
 {
-	char text[200];
+	char text[PC_WARNING_TEXT];
 	va_list ap;
 
 	va_start(ap, fmt);

@@ -11,10 +11,12 @@
 
 #define PC_MAX_WARNINGS 32
 #define PC_MAX_NOTES 16
+/* The longest warning kept, its format's name included (room for long paths). */
+#define PC_WARNING_TEXT 1024
 
 struct pc_warning {
 	const char *key;   /* the format string: identical kinds are counted */
-	char text[256];    /* the first occurrence, formatted */
+	char text[PC_WARNING_TEXT]; /* the first occurrence, formatted */
 	uint64_t count;
 	bool notice;       /* recorded by pc_notice: never an error (see below) */
 };

@@ -23,6 +23,11 @@ enum pc_where {
 	PC_WHERE_LINE,   /* line and column of a text input */
 };
 
+/* A message's room: the longest warning text (base/ctx.h) fits, long paths included. */
+#define PC_ERROR_MESSAGE 1100
+/* Room for an error formatted with its path and place (pc_error_format). */
+#define PC_ERROR_TEXT (512 + PC_ERROR_MESSAGE + 128)
+
 struct pc_error {
 	enum pc_status status; /* PC_STATUS_OK while no error is set */
 	enum pc_where where;
@@ -30,7 +35,7 @@ struct pc_error {
 	char path[512];        /* file the error is about, or "" */
 	uint64_t offset;
 	uint32_t line, column;
-	char message[512];
+	char message[PC_ERROR_MESSAGE];
 };
 
 /* Each returns -1 so that callers can write `return pc_fail_at(...)`. */

@@ -408,7 +408,7 @@ static int fold_sides(struct diff *d, const profconv_profile *const sides[2], ch
 /* The message of d->ctx.err for *error; returns -1. */
 static int give_error(const struct diff *d, char **error)
 {
-	char message[1100];
+	char message[PC_ERROR_TEXT];
 
 	pc_error_format(&d->ctx.err, message, sizeof(message));
 	*error = strdup(message);

@@ -78,7 +78,7 @@ static int give_error(char **error, const char *text)
 
 static int give_ctx_error(char **error, const struct pc_ctx *ctx)
 {
-	char message[1200];
+	char message[PC_ERROR_TEXT];
 
 	pc_error_format(&ctx->err, message, sizeof(message));
 	return give_error(error, message);

@@ -527,7 +527,7 @@ static int handle_line(struct ps_reader *r)
 /* --skip-bad: counts the bad line, drops its sample and skips the rest of it. */
 static int skip_bad_line(struct ps_reader *r)
 {
-	char message[600];
+	char message[PC_ERROR_MESSAGE + 32];
 	bool had_sample = r->state != ST_IDLE && r->state != ST_SKIP;
 
 	snprintf(message, sizeof(message), "line %u:%u: %s", r->ctx->err.line, r->ctx->err.column,

@@ -188,6 +188,13 @@ printf 'a;b 1\nnonsense\na;b x\na;c 2\n' >"$tmp/some-bad.folded"
 grep -qxF "profconv: warning: folded: skipped an unparseable line, the first at $tmp/some-bad.folded:2:9: expected a space and a count at the end of the line, found \"nonsense\" (2 times)" "$tmp/err" ||
 	{ failed "--skip-bad: no counted warning"; cat "$tmp/err"; }
 [ "$(grep -c '^sample' "$tmp/skipped.dump")" = 2 ] || failed "--skip-bad: not 2 samples"
+# the same warning, whole, for a path of over 300 bytes (warnings were cut at 256)
+long="$tmp/$(printf 'd%.0s' $(seq 1 150))/$(printf 'e%.0s' $(seq 1 150))"
+mkdir -p "$long" && cp "$tmp/some-bad.folded" "$long/"
+"$profconv" convert --skip-bad -f folded -t dump -o "$tmp/skipped.dump" "$long/some-bad.folded" \
+	2>"$tmp/err" || failed "--skip-bad (long path) failed"
+grep -qxF "profconv: warning: folded: skipped an unparseable line, the first at $long/some-bad.folded:2:9: expected a space and a count at the end of the line, found \"nonsense\" (2 times)" "$tmp/err" ||
+	{ failed "--skip-bad: the warning of a long path is cut"; cat "$tmp/err"; }
 rm -f "$tmp/out.dump"
 "$profconv" convert --skip-bad --strict -f folded -t dump -o "$tmp/out.dump" "$tmp/some-bad.folded" \
 	2>"$tmp/err" && failed "--skip-bad --strict succeeded"
