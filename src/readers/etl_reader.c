@@ -118,6 +118,26 @@ struct process {
 };
 
 /*
+ * Whether a cache earns its keep: it is given up once a trace shows it
+ * hardly ever finds what it looks for (fewer than one lookup in four, checked
+ * at every 65,536th lookup), where it would only cost time and memory. The
+ * output is the same either way.
+ */
+struct reuse_gauge {
+	uint64_t lookups, hits;
+	bool given_up;
+};
+
+/* Counts a lookup; false once the cache is given up (from this lookup on). */
+static bool reuse_still_worth(struct reuse_gauge *g, bool hit)
+{
+	g->hits += hit;
+	if (++g->lookups % 65536 == 0 && g->hits < g->lookups / 4)
+		g->given_up = true;
+	return !g->given_up;
+}
+
+/*
  * A sample's stack resolved: the model stack of its kernel and user address
  * sequences (or its IP) in process pid, over [from, until) (sample_stack).
  */
@@ -151,8 +171,7 @@ struct etl_reader {
 	size_t nkeys, keys_cap;
 	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */
 	uint32_t raw_scratch[2 * MAX_STACK];
-	uint64_t raw_lookups, raw_hits;
-	bool raw_closed;            /* raw sequences are appended, no longer interned */
+	struct reuse_gauge raw_reuse; /* given up: sequences appended, not interned */
 	struct image *images;
 	size_t nimages, images_cap;
 	struct pdb_record *pdbs;
@@ -167,8 +186,7 @@ struct etl_reader {
 	struct stack_memo *stack_memos;
 	size_t nstack_memos, stack_memos_cap;
 	struct pc_index stack_memo_index;
-	uint64_t memo_lookups, memo_hits;
-	bool memo_closed;
+	struct reuse_gauge memo_reuse;
 
 	uint64_t undefined_keys, unknown_frames;
 	pc_str_id key_comm, key_pid, key_tid;
@@ -180,10 +198,9 @@ struct etl_reader {
  * The addresses of a stack event from payload offset at on (at most
  * MAX_STACK), kept as a raw sequence: its id (0 for none), *count of them.
  * They are interned, so that a repeated stack is kept once, until the
- * trace shows stacks that hardly repeat (fewer than one in four found, at
- * the 65,536th stack or any multiple); from then on each is appended as
- * it comes, which is cheaper (equal stacks then have ids of their own, and
- * meet in the model).
+ * trace shows stacks that hardly repeat (raw_reuse); from then on each is
+ * appended as it comes, which is cheaper (equal stacks then have ids of
+ * their own, and meet in the model).
  */
 static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, size_t at,
 			    uint32_t *count)
@@ -201,24 +218,19 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 	*count = (uint32_t)n;
 	if (!n)
 		return 0;
-	if (!r->raw_closed) {
+	if (!r->raw_reuse.given_up) {
 		size_t before = r->raw.count;
 		uint32_t seq = pc_seqs_add(&r->raw, r->raw_scratch, 2 * n);
 
-		r->raw_hits += r->raw.count == before;
-		if (++r->raw_lookups % 65536 == 0 && r->raw_hits < r->raw_lookups / 4)
-			r->raw_closed = true;
+		reuse_still_worth(&r->raw_reuse, r->raw.count == before);
 		return seq;
 	}
 	return pc_seqs_append(&r->raw, r->raw_scratch, 2 * n);
 }
 
-/* Address i of raw sequence seq. */
-static uint64_t raw_frame(const struct etl_reader *r, uint32_t seq, size_t i)
+/* Address i of a raw sequence's items. */
+static uint64_t raw_address(const uint32_t *items, size_t i)
 {
-	size_t n;
-	const uint32_t *items = pc_seq(&r->raw, seq, &n);
-
 	return items[2 * i] | (uint64_t)items[2 * i + 1] << 32;
 }
 
@@ -777,7 +789,10 @@ static uint32_t labels_for(struct etl_reader *r, struct emitter *e, bool has_pid
 
 static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment *f)
 {
-	return f->count && is_kernel_address(r, raw_frame(r, f->seq, f->count - 1));
+	size_t n;
+
+	return f->count && is_kernel_address(r, raw_address(pc_seq(&r->raw, f->seq, &n),
+							    f->count - 1));
 }
 
 /* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
@@ -837,33 +852,26 @@ static void resolve_stack(struct etl_reader *r, struct emitter *e, struct stack_
 	memo->unknown = 0;
 	for (int k = 0; k < 2; k++) {
 		size_t count;
+		const uint32_t *items = pc_seq(&r->raw, seqs[k], &count);
 
-		pc_seq(&r->raw, seqs[k], &count);
 		for (size_t i = 0; i < count / 2; i++)
-			add_frame_at(r, e, memo, raw_frame(r, seqs[k], i), time, &n);
+			add_frame_at(r, e, memo, raw_address(items, i), time, &n);
 	}
 	if (!n)
 		add_frame_at(r, e, memo, memo->ip, time, &n);
 	memo->stack = pc_model_add_stack(r->m, e->frames, n);
 }
 
-/*
- * Whether the stack memo is in use: it is dropped once the trace shows ever
- * new stacks (fewer than one sample in four found there, checked at every
- * 65,536th sample), where it would only cost time and memory. The output is
- * the same either way.
- */
+/* Drops the stack memo once it has been given up (memo_reuse). */
 static bool memo_in_use(struct etl_reader *r)
 {
-	if (!r->memo_closed && r->memo_lookups && r->memo_lookups % 65536 == 0 &&
-	    r->memo_hits < r->memo_lookups / 4) {
-		r->memo_closed = true;
+	if (r->memo_reuse.given_up && r->stack_memos) {
 		free(r->stack_memos);
 		r->stack_memos = NULL;
 		r->nstack_memos = r->stack_memos_cap = 0;
 		pc_index_release(&r->stack_memo_index);
 	}
-	return !r->memo_closed;
+	return !r->memo_reuse.given_up;
 }
 
 /*
@@ -892,8 +900,7 @@ static uint32_t sample_stack(struct etl_reader *r, struct emitter *e, const stru
 	hash = pc_hash_u64(((uint64_t)key.kernel << 32 | key.user) ^
 			   pc_hash_u64(key.ip ^ (uint64_t)(uint32_t)pid << 32));
 	at = pc_index_find(&r->stack_memo_index, hash, stack_memo_equal, r, &key);
-	r->memo_lookups++;
-	r->memo_hits += at != 0;
+	reuse_still_worth(&r->memo_reuse, at != 0);
 	if (!at) {
 		pc_grow(&r->stack_memos, &r->stack_memos_cap, r->nstack_memos + 1,
 			sizeof(*r->stack_memos));
