@@ -25,19 +25,29 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top" || exit 2
 passed=0 failed=0 skipped=0 failures=""
 
+# The verdict line of a test's exit status.
+verdict() { # name status
+	case $2 in
+	0) echo "PASS: $1" ;;
+	77) echo "SKIPPED: $1" ;;
+	*) echo "FAIL: $1 (exit $2)" ;;
+	esac
+}
+
 # Counts a test's exit status; prints its verdict unless quiet (the e2e
 # scripts print their own), and always when a skip counts as a failure.
 tally() { # name status [quiet]
-	case $2 in
-	0) passed=$((passed + 1)); [ -n "${3:-}" ] || echo "PASS: $1" ;;
-	77) if [ "${SET_UP:-0}" = 1 ]; then
+	if [ "$2" = 77 ] && [ "${SET_UP:-0}" = 1 ]; then
 		failed=$((failed + 1)); failures="$failures $1"
 		echo "FAIL: $1 (skipped, on a machine where set-up ran)"
-	else
-		skipped=$((skipped + 1)); [ -n "${3:-}" ] || echo "SKIPPED: $1"
-	fi ;;
-	*) failed=$((failed + 1)); failures="$failures $1"; [ -n "${3:-}" ] || echo "FAIL: $1 (exit $2)" ;;
+		return
+	fi
+	case $2 in
+	0) passed=$((passed + 1)) ;;
+	77) skipped=$((skipped + 1)) ;;
+	*) failed=$((failed + 1)); failures="$failures $1" ;;
 	esac
+	[ -n "${3:-}" ] || verdict "$1" "$2"
 }
 
 run_one() { # name command...
@@ -62,12 +72,7 @@ if [ "$mode" = one ]; then
 	env TMPDIR="$scratch" sh "$t" >"$results/$name.log" 2>&1
 	status=$?
 	rm -rf "$scratch"
-	case $status in
-	0) verdict="PASS: $t" ;;
-	77) verdict="SKIPPED: $t" ;;
-	*) verdict="FAIL: $t (exit $status)" ;;
-	esac
-	echo "$verdict" >>"$results/$name.log"
+	verdict "$t" "$status" >>"$results/$name.log"
 	echo "$status" >"$results/$name.status"
 	cat "$results/$name.log"
 	exit 0
