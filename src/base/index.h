@@ -43,6 +43,26 @@ static inline uint32_t pc_index_find(const struct pc_index *index, uint64_t hash
 			return slot->id;
 	}
 }
+/*
+ * For a batch of lookups on a big index (their cache misses overlap):
+ * pc_index_prefetch asks for the slot where a lookup of hash starts;
+ * pc_index_candidate then gives the first id stored under hash's low bits
+ * (its object is the likely match, to prefetch in turn), or 0.
+ */
+static inline void pc_index_prefetch(const struct pc_index *index, uint64_t hash)
+{
+	if (index->slots)
+		PC_PREFETCH(&index->slots[hash & index->mask]);
+}
+
+static inline uint32_t pc_index_candidate(const struct pc_index *index, uint64_t hash)
+{
+	if (!index->slots)
+		return 0;
+	for (size_t i = hash & index->mask;; i = (i + 1) & index->mask)
+		if (!index->slots[i].id || index->slots[i].hash == (uint32_t)hash)
+			return index->slots[i].id;
+}
 /* Adds id under hash; the caller has checked that no equal object exists. */
 void pc_index_add(struct pc_index *index, uint64_t hash, uint32_t id);
 /* Makes room for count ids in all, so that adding up to that many does not grow. */

@@ -26,6 +26,19 @@
 
 #define PC_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
+/*
+ * Asks the processor for the cache line of addr ahead of its use (to read,
+ * or to write): a loop over random ids fetches them all first, so that the
+ * cache misses overlap instead of following each other.
+ */
+#if defined(__GNUC__)
+#define PC_PREFETCH(addr) __builtin_prefetch((addr), 0)
+#define PC_PREFETCH_WRITE(addr) __builtin_prefetch((addr), 1)
+#else
+#define PC_PREFETCH(addr) ((void)(addr))
+#define PC_PREFETCH_WRITE(addr) ((void)(addr))
+#endif
+
 PC_NORETURN void pc_die_oom(size_t size);
 void *pc_xmalloc(size_t size);
 void *pc_xcalloc(size_t count, size_t size);

@@ -299,23 +299,65 @@ uint32_t pc_model_append_frame(struct pc_model *m, const struct pc_frame *frame)
 	return (uint32_t)++m->nframes;
 }
 
-uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame)
+/* Indexes the frames appended since the last lookup (pc_model_append_frame). */
+static void index_appended_frames(struct pc_model *m)
 {
-	uint64_t hash = frame_hash(frame);
-	uint32_t id;
-
 	if (m->frames_indexed < m->nframes) {
 		pc_index_reserve(&m->frame_index, m->nframes);
 		for (size_t i = m->frames_indexed; i < m->nframes; i++)
 			pc_index_add(&m->frame_index, frame_hash(&m->frames[i]), (uint32_t)(i + 1));
+		m->frames_indexed = m->nframes;
 	}
-	id = pc_index_find(&m->frame_index, hash, frame_equal, m, frame);
+}
+
+static uint32_t add_hashed_frame(struct pc_model *m, const struct pc_frame *frame, uint64_t hash)
+{
+	uint32_t id = pc_index_find(&m->frame_index, hash, frame_equal, m, frame);
+
 	if (!id) {
 		id = pc_model_append_frame(m, frame);
 		pc_index_add(&m->frame_index, hash, id);
+		m->frames_indexed = m->nframes;
 	}
-	m->frames_indexed = m->nframes;
 	return id;
+}
+
+uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame)
+{
+	index_appended_frames(m);
+	return add_hashed_frame(m, frame, frame_hash(frame));
+}
+
+#define FRAME_BATCH 32
+
+/*
+ * In three passes over each batch: the index slots are fetched together,
+ * then the frames they name, then each frame is looked up as
+ * pc_model_add_frame does (the fetches are only hints: a frame added by
+ * the batch itself is found all the same).
+ */
+void pc_model_add_frames(struct pc_model *m, const struct pc_frame *frames, size_t n,
+			 uint32_t *ids)
+{
+	uint64_t hashes[FRAME_BATCH];
+
+	index_appended_frames(m);
+	for (size_t start = 0; start < n; start += FRAME_BATCH) {
+		size_t k = n - start < FRAME_BATCH ? n - start : FRAME_BATCH;
+
+		for (size_t i = 0; i < k; i++) {
+			hashes[i] = frame_hash(&frames[start + i]);
+			pc_index_prefetch(&m->frame_index, hashes[i]);
+		}
+		for (size_t i = 0; i < k; i++) {
+			uint32_t candidate = pc_index_candidate(&m->frame_index, hashes[i]);
+
+			if (candidate)
+				PC_PREFETCH(&m->frames[candidate - 1]);
+		}
+		for (size_t i = 0; i < k; i++)
+			ids[start + i] = add_hashed_frame(m, &frames[start + i], hashes[i]);
+	}
 }
 
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)

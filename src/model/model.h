@@ -195,6 +195,12 @@ pc_str_id pc_model_find_string(const struct pc_model *m, const void *text, size_
 /* Interned by (name, build_id, space); a known range widens the module's range. */
 uint32_t pc_model_add_module(struct pc_model *m, const struct pc_module *module);
 uint32_t pc_model_add_frame(struct pc_model *m, const struct pc_frame *frame);
+/*
+ * pc_model_add_frame of frames[0..n) into ids[0..n): faster on a big model,
+ * where each lookup is a cache miss (they are made to overlap).
+ */
+void pc_model_add_frames(struct pc_model *m, const struct pc_frame *frames, size_t n,
+			 uint32_t *ids);
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n);
 /* Sorts (a copy of) the labels by key, then interns the set. */
 uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels,

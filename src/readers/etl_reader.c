@@ -659,8 +659,8 @@ static uint32_t image_module(struct etl_reader *r, struct image *im)
  * time, and the span [*from, *until) around time over which it holds; *unknown
  * when it is in no image known then.
  */
-static uint32_t frame_of(struct etl_reader *r, int32_t pid, uint64_t address, uint64_t time,
-			 uint64_t *from, uint64_t *until, bool *unknown)
+static struct pc_frame frame_at(struct etl_reader *r, int32_t pid, uint64_t address,
+				uint64_t time, uint64_t *from, uint64_t *until, bool *unknown)
 {
 	struct image *im = image_at(r, is_kernel_address(r, address) ? 0 : pid, address, time,
 				    from, until);
@@ -673,7 +673,7 @@ static uint32_t frame_of(struct etl_reader *r, int32_t pid, uint64_t address, ui
 	} else {
 		frame.flags |= PC_FRAME_ABSOLUTE;
 	}
-	return pc_model_add_frame(r->m, &frame);
+	return frame;
 }
 
 static int compare_threads(const void *a, const void *b)
@@ -744,7 +744,8 @@ struct emitter {
 	size_t fragment;              /* the cursor of first_fragment */
 	int col_samples, col_cpu;
 	uint64_t ns_per_sample;
-	uint32_t *frames;
+	struct pc_frame *frames;      /* of the stack being resolved */
+	uint32_t *frame_ids;
 	struct pc_index label_index;  /* (pid, tid) -> label set + 1 */
 	uint64_t *label_keys;
 	uint32_t *label_sets;
@@ -830,7 +831,7 @@ static void add_frame_at(struct etl_reader *r, struct emitter *e, struct stack_m
 	uint64_t from, until;
 	bool unknown;
 
-	e->frames[(*n)++] = frame_of(r, memo->pid, address, time, &from, &until, &unknown);
+	e->frames[(*n)++] = frame_at(r, memo->pid, address, time, &from, &until, &unknown);
 	memo->unknown += unknown;
 	memo->from = from > memo->from ? from : memo->from;
 	memo->until = until < memo->until ? until : memo->until;
@@ -859,7 +860,8 @@ static void resolve_stack(struct etl_reader *r, struct emitter *e, struct stack_
 	}
 	if (!n)
 		add_frame_at(r, e, memo, memo->ip, time, &n);
-	memo->stack = pc_model_add_stack(r->m, e->frames, n);
+	pc_model_add_frames(r->m, e->frames, n, e->frame_ids);
+	memo->stack = pc_model_add_stack(r->m, e->frame_ids, n);
 }
 
 /* Drops the stack memo once it has been given up (memo_reuse). */
@@ -975,6 +977,7 @@ static int emit_samples(struct etl_reader *r)
 	if (pc_model_default_column(r->m) < 0)
 		pc_model_set_default_column(r->m, e.col_samples);
 	e.frames = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frames));
+	e.frame_ids = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frame_ids));
 	pc_index_init(&e.label_index);
 	for (size_t i = 0; i < r->nsamples && !ret; i++) {
 		const struct sample *s = &r->samples[i];
@@ -984,6 +987,7 @@ static int emit_samples(struct etl_reader *r)
 		ret = emit_sample(r, &e, s, shared);
 	}
 	free(e.frames);
+	free(e.frame_ids);
 	free(e.label_keys);
 	free(e.label_sets);
 	pc_index_release(&e.label_index);

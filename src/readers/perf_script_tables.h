@@ -70,13 +70,8 @@ void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value);
 /* Asks the processor for the index slot where a lookup of h starts. */
 static inline void ps_htable_prefetch(const struct ps_htable *t, struct ps_hash h)
 {
-#if defined(__GNUC__)
 	if (t->index.slots)
-		__builtin_prefetch(&t->index.slots[h.h1 & t->index.mask]);
-#else
-	(void)t;
-	(void)h;
-#endif
+		PC_PREFETCH(&t->index.slots[h.h1 & t->index.mask]);
 }
 
 #endif

@@ -210,12 +210,6 @@ static inline struct ip_slot *slot_take(struct ip_group *g, size_t home, uint32_
 	return slot;
 }
 
-#if defined(__GNUC__)
-#define PREFETCH_WRITE(addr) __builtin_prefetch((addr), 1)
-#else
-#define PREFETCH_WRITE(addr) ((void)(addr))
-#endif
-
 /*
  * The hot loop: one probe of one small table per RVA. The home slots of
  * the whole record are computed and prefetched first, so that the cache
@@ -233,7 +227,7 @@ int spt_ip_count(struct spt_ip_counter *c, const struct spt_ip_record *rec,
 	for (unsigned i = 0; i < rec->n; i++) {
 		rvas[i] = pc_le32(rec->items + 4 * i);
 		homes[i] = ip_slot_of(g, rvas[i]);
-		PREFETCH_WRITE(&g->slots[homes[i]]);
+		PC_PREFETCH_WRITE(&g->slots[homes[i]]);
 	}
 	for (unsigned i = 0; i < rec->n; i++)
 		if (slot_add(c, rec->module, rec->kind, slot_take(g, homes[i], rvas[i]),

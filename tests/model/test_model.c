@@ -105,6 +105,35 @@ static void test_frames_and_stacks_interned(void **state)
 	assert_int_equal(n, 0);
 }
 
+/*
+ * pc_model_add_frames gives the ids pc_model_add_frame would: over more
+ * than one batch, with repeats inside a batch, known frames and frames
+ * appended without the index.
+ */
+static void test_frames_added_in_batches(void **state)
+{
+	struct pc_model *m = *state;
+	struct pc_frame frames[100];
+	uint32_t ids[100], known = frame_at(m, 0, 0x1005), appended;
+	struct pc_frame tail = { .flags = PC_FRAME_HAS_ADDRESS, .address = 0x1007 };
+
+	appended = pc_model_append_frame(m, &tail);
+	for (size_t i = 0; i < 100; i++)
+		frames[i] = (struct pc_frame){ .module = 0, .flags = PC_FRAME_HAS_ADDRESS,
+					       .address = 0x1000 + i % 40 };
+	pc_model_add_frames(m, frames, 100, ids);
+	assert_int_equal(pc_model_nframes(m), 40);
+	assert_int_equal(ids[5], known);
+	assert_int_equal(ids[47], appended);
+	for (size_t i = 0; i < 100; i++) {
+		assert_int_equal(ids[i], ids[i % 40]);
+		assert_int_equal(pc_model_add_frame(m, &frames[i]), ids[i]);
+		assert_int_equal(pc_model_frame(m, ids[i])->address, 0x1000 + i % 40);
+	}
+	pc_model_add_frames(m, frames, 0, ids);
+	assert_int_equal(pc_model_nframes(m), 40);
+}
+
 static void test_label_sets_sorted_by_key(void **state)
 {
 	struct pc_model *m = *state;
@@ -544,6 +573,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_many_strings_survive_index_growth, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_modules_keyed_by_name_and_build_id, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frames_and_stacks_interned, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_frames_added_in_batches, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_label_sets_sorted_by_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_branches_keep_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_merge_and_columns_grow, setup, teardown),
