@@ -1074,6 +1074,57 @@ static void sort_timed(struct pc_model *m)
  * Samples in the order of order_samples: a radix sort by stack_prefix,
  * then order_samples within runs of one prefix. Rows do not move.
  */
+/*
+ * Numbers the stacks again in the order the (sorted) samples first use
+ * them, the others after them in their order: a writer that goes through
+ * the samples then reads the stacks' frames in memory order, instead of
+ * one cache miss per stack on a big profile. The stacks stay the same,
+ * and are left where they are when already in that order.
+ */
+static void renumber_stacks(struct pc_model *m)
+{
+	uint32_t *new_id = pc_xcalloc(m->stacks.count + 1, sizeof(*new_id)), *old_id;
+	uint32_t next = 0;
+	bool moved = false;
+	struct pc_seqs stacks;
+
+	for (size_t i = 0; i < m->nsamples; i++) {
+		uint32_t stack = m->samples[i].stack;
+
+		if (stack && !new_id[stack]) {
+			new_id[stack] = ++next;
+			moved |= next != stack;
+		}
+	}
+	for (uint32_t id = 1; id < m->stacks.count; id++)
+		if (!new_id[id]) {
+			new_id[id] = ++next;
+			moved |= next != id;
+		}
+	if (!moved) {
+		free(new_id);
+		return;
+	}
+	old_id = pc_xmalloc((m->stacks.count + 1) * sizeof(*old_id));
+	for (uint32_t id = 1; id < m->stacks.count; id++)
+		old_id[new_id[id]] = id;
+	pc_seqs_init(&stacks);
+	pc_grow(&stacks.items, &stacks.items_cap, m->stacks.nitems + 1, sizeof(*stacks.items));
+	pc_grow(&stacks.starts, &stacks.starts_cap, m->stacks.count + 1, sizeof(*stacks.starts));
+	for (uint32_t id = 1; id < m->stacks.count; id++) {
+		size_t n;
+		const uint32_t *frames = pc_seq(&m->stacks, old_id[id], &n);
+
+		pc_seqs_append(&stacks, frames, n);
+	}
+	for (size_t i = 0; i < m->nsamples; i++)
+		m->samples[i].stack = new_id[m->samples[i].stack];
+	free(new_id);
+	free(old_id);
+	pc_seqs_release(&m->stacks);
+	m->stacks = stacks;
+}
+
 static void sort_samples(struct pc_model *m, const struct content_order *o)
 {
 	size_t n = m->nsamples;
@@ -1105,6 +1156,7 @@ static void sort_samples(struct pc_model *m, const struct content_order *o)
 	m->samples_indexed = 0;
 	renumber_timed(m, order);
 	free(order);
+	renumber_stacks(m);
 }
 
 static void sort_arcs(struct pc_model *m, const struct content_order *o)

@@ -269,9 +269,12 @@ static void test_times_follow_samples_and_filters(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		const struct pc_timed_sample *t = pc_model_timed(from, i);
 
+		const uint32_t *frames = pc_model_stack(from, pc_model_sample(from, t->sample)->stack,
+							&n);
+
 		assert_int_equal(t->time, 100 * (int64_t)(i + 1));
-		assert_int_equal(pc_model_sample(from, t->sample)->stack,
-				 i ? late.stack : early.stack);
+		assert_int_equal(n, i ? 2 : 1); /* finalize numbers stacks again: by content */
+		assert_int_equal(frames[0], i ? f : g);
 	}
 	assert_int_equal(pc_model_merge(into, from, message, sizeof(message)), 0);
 	pc_model_finalize(into);
@@ -437,6 +440,39 @@ static void test_metadata(void **state)
 	assert_string_equal(pc_str(m, pc_model_fact(m, 0)->value), "1");
 }
 
+/*
+ * Finalize numbers the stacks in the order the sorted samples first use
+ * them, a stack no sample uses after those, and each sample keeps its
+ * frames.
+ */
+static void test_finalize_numbers_stacks_in_sample_order(void **state)
+{
+	struct pc_model *m = *state;
+	uint32_t f[4], stacks[4];
+	size_t n;
+
+	pc_model_add_column(m, "samples", "count");
+	for (uint32_t i = 0; i < 4; i++)
+		f[i] = frame_at(m, 0, 0x100 * (4 - i));
+	for (uint32_t i = 0; i < 4; i++)
+		stacks[i] = pc_model_add_stack(m, &f[i], 1);
+	for (uint32_t i = 0; i < 3; i++) /* stacks[3] is used by no sample */
+		assert_int_equal(pc_model_add_sample(m, &(struct pc_sample){ .stack = stacks[i] },
+						     0, i + 1), 0);
+	pc_model_finalize(m);
+	assert_int_equal(pc_model_nstacks(m), 4);
+	for (size_t i = 0; i < 3; i++) {
+		const struct pc_sample *sample = pc_model_sample(m, i);
+		const uint32_t *frames = pc_model_stack(m, sample->stack, &n);
+
+		assert_int_equal(sample->stack, i + 1);
+		assert_int_equal(n, 1);
+		assert_int_equal(frames[0], f[pc_model_values(m, i)[0] - 1]);
+	}
+	assert_int_equal(pc_model_stack(m, 4, &n)[0], f[3]);
+	assert_int_equal(n, 1);
+}
+
 static void test_appended_entries_found_by_later_adds(void **state)
 {
 	struct pc_model *m = *state;
@@ -581,6 +617,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_appended_entries_found_by_later_adds, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_finalize_numbers_stacks_in_sample_order, setup,
+						teardown),
 		cmocka_unit_test(test_sort_by_keys_is_stable),
 		cmocka_unit_test(test_tally_sums_per_sequence),
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
