@@ -1,4 +1,7 @@
-/* sort.c - stable sorts of indices: merge sort by a comparison, radix sort by keys. */
+/*
+ * sort.c - stable sorts of indices: merge sort by a comparison, radix sort
+ * by keys; and a natural merge sort of items from nearly sorted streams.
+ */
 #include "base/sort.h"
 
 void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compare_fn compare)
@@ -77,4 +80,146 @@ void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
 	}
 	free(order_spare);
 	free(keys_spare);
+}
+
+/* ---- items from nearly sorted streams ---- */
+
+struct item_array {
+	const uint8_t *base;
+	size_t size;
+	int (*compare)(const void *, const void *);
+};
+
+static int compare_items(const struct item_array *items, uint32_t a, uint32_t b)
+{
+	return items->compare(items->base + (size_t)a * items->size,
+			      items->base + (size_t)b * items->size);
+}
+
+/* Ascending runs of item indexes, merged through a heap of their next items, least first. */
+struct run {
+	const uint32_t *next, *end;
+};
+
+struct run_heap {
+	const struct item_array *items;
+	struct run *runs;             /* in the order of the gathered indexes */
+	size_t nruns, runs_cap;
+	uint32_t *heap;               /* run numbers */
+	size_t n;
+};
+
+/* Heap entry a's next item before b's: equal ones in run order, which keeps them stable. */
+static bool run_before(const struct run_heap *h, size_t a, size_t b)
+{
+	uint32_t ra = h->heap[a], rb = h->heap[b];
+	int diff = compare_items(h->items, *h->runs[ra].next, *h->runs[rb].next);
+
+	return diff < 0 || (diff == 0 && ra < rb);
+}
+
+static void run_heap_down(struct run_heap *h, size_t at)
+{
+	for (;;) {
+		size_t least = at, left = 2 * at + 1, right = left + 1;
+		uint32_t swap;
+
+		if (left < h->n && run_before(h, left, least))
+			least = left;
+		if (right < h->n && run_before(h, right, least))
+			least = right;
+		if (least == at)
+			return;
+		swap = h->heap[at];
+		h->heap[at] = h->heap[least];
+		h->heap[least] = swap;
+		at = least;
+	}
+}
+
+/* Cuts indexes[0, n) into ascending runs, a new one also where a stream's begin. */
+static void cut_runs(struct run_heap *h, const uint32_t *indexes, size_t n,
+		     const size_t *stream_end, size_t stream_at)
+{
+	const struct item_array *items = h->items;
+
+	for (size_t i = 0, block_end = 0; i < n; i++) {
+		if (i == block_end || compare_items(items, indexes[i - 1], indexes[i]) > 0) {
+			pc_grow(&h->runs, &h->runs_cap, h->nruns + 1, sizeof(*h->runs));
+			if (h->nruns)
+				h->runs[h->nruns - 1].end = indexes + i;
+			h->runs[h->nruns++].next = indexes + i;
+		}
+		if (i == block_end)
+			block_end = stream_end[items->base[(size_t)indexes[i] * items->size +
+							   stream_at]];
+	}
+	h->runs[h->nruns - 1].end = indexes + n;
+}
+
+/* Moves item order[i] to place i, cycle by cycle (order is used up). */
+static void permute(uint8_t *base, size_t size, uint32_t *order, size_t n)
+{
+	uint8_t *held = pc_xmalloc(size);
+
+	for (size_t i = 0; i < n; i++) {
+		size_t at = i;
+
+		if (order[i] == i)
+			continue;
+		memcpy(held, base + i * size, size);
+		while (order[at] != i) {
+			size_t from = order[at];
+
+			memcpy(base + at * size, base + from * size, size);
+			order[at] = (uint32_t)at;
+			at = from;
+		}
+		memcpy(base + at * size, held, size);
+		order[at] = (uint32_t)at;
+	}
+	free(held);
+}
+
+void pc_sort_streams(void *items, size_t n, size_t size, size_t stream_at,
+		     int (*compare)(const void *, const void *))
+{
+	struct item_array array = { .base = items, .size = size, .compare = compare };
+	struct run_heap h = { .items = &array };
+	size_t at[257] = { 0 };
+	uint32_t *by_stream, *order;
+
+	if (n < 2)
+		return;
+	if (n > UINT32_MAX) {
+		qsort(items, n, size, compare);
+		return;
+	}
+	by_stream = pc_xmalloc(n * sizeof(*by_stream));
+	order = pc_xmalloc(n * sizeof(*order));
+	for (size_t i = 0; i < n; i++)
+		at[array.base[i * size + stream_at] + 1]++;
+	for (size_t s = 0; s < 256; s++)
+		at[s + 1] += at[s];
+	for (size_t i = 0; i < n; i++) /* at[s] becomes the end of stream s's indexes */
+		by_stream[at[array.base[i * size + stream_at]]++] = (uint32_t)i;
+	cut_runs(&h, by_stream, n, at, stream_at);
+	h.heap = pc_xmalloc(h.nruns * sizeof(*h.heap));
+	for (h.n = 0; h.n < h.nruns; h.n++)
+		h.heap[h.n] = (uint32_t)h.n;
+	for (size_t i = h.n / 2; i-- > 0;)
+		run_heap_down(&h, i);
+	for (size_t i = 0; i < n; i++) {
+		struct run *run = &h.runs[h.heap[0]];
+
+		order[i] = *run->next++;
+		if (run->next == run->end)
+			h.heap[0] = h.heap[--h.n];
+		run_heap_down(&h, 0);
+	}
+	free(h.runs);
+	free(h.heap);
+	free(by_stream);
+	permute(items, size, order, n);
+	free(order);
 }

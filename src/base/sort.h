@@ -1,4 +1,4 @@
-/* sort.h - a stable sort of index arrays with a caller's context. */
+/* sort.h - stable sorts: index arrays with a caller's context, items from nearly sorted streams. */
 #ifndef PC_SORT_H
 #define PC_SORT_H
 
@@ -15,5 +15,16 @@ void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compar
  * keys differ, O(n) for keys of few bytes.
  */
 void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n);
+
+/*
+ * Sorts items[0..n) (of size bytes each) stably by compare, fast when they
+ * are the interleaving of streams that each come nearly in order (an ETW
+ * trace's events: one stream per processor's buffers). The byte at
+ * stream_at of an item names its stream; items equal by compare must share
+ * one. A natural merge sort: the items are gathered by stream, cut into
+ * ascending runs and the runs merged, in O(n log runs).
+ */
+void pc_sort_streams(void *items, size_t n, size_t size, size_t stream_at,
+		     int (*compare)(const void *, const void *));
 
 #endif

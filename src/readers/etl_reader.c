@@ -35,6 +35,7 @@
 
 #include "base/index.h"
 #include "base/seqs.h"
+#include "base/sort.h"
 #include "base/utf16.h"
 #include "model/format.h"
 
@@ -72,7 +73,8 @@ static const uint8_t kernel_trace_control[16] = {
 
 struct sample {
 	uint64_t time, ip;
-	uint32_t tid, cpu;
+	uint32_t tid;
+	uint8_t cpu;                /* of its buffer: a byte there */
 	bool in_dpc_or_isr;
 };
 
@@ -81,7 +83,8 @@ struct fragment {
 	uint64_t time;              /* EventTimeStamp: the sampled event's */
 	uint64_t ref_time;          /* a key reference: its own time */
 	uint64_t key;
-	uint32_t tid, pid, cpu;
+	uint32_t tid, pid;
+	uint8_t cpu;                /* of its buffer */
 	uint32_t seq, count;        /* its addresses: raw sequence seq, once known */
 	bool by_key, resolved;
 };
@@ -255,7 +258,7 @@ static void on_sample(struct etl_reader *r, const struct etl_event *ev)
 	pc_grow(&r->samples, &r->samples_cap, r->nsamples + 1, sizeof(*r->samples));
 	r->samples[r->nsamples++] = (struct sample){
 		.time = ev->time, .ip = etl_pointer(ev, 0),
-		.tid = etl_u32(ev, ev->pointer_size), .cpu = ev->cpu,
+		.tid = etl_u32(ev, ev->pointer_size), .cpu = (uint8_t)ev->cpu,
 		.in_dpc_or_isr = (etl_u16(ev, ev->pointer_size + 6) & 3) != 0,
 	};
 }
@@ -263,8 +266,8 @@ static void on_sample(struct etl_reader *r, const struct etl_event *ev)
 static void on_stack(struct etl_reader *r, const struct etl_event *ev, bool by_key)
 {
 	struct fragment f = {
-		.time = etl_u64(ev, 0), .pid = etl_u32(ev, 8), .tid = etl_u32(ev, 12), .cpu = ev->cpu,
-		.by_key = by_key,
+		.time = etl_u64(ev, 0), .pid = etl_u32(ev, 8), .tid = etl_u32(ev, 12),
+		.cpu = (uint8_t)ev->cpu, .by_key = by_key,
 	};
 
 	if (by_key) {
@@ -1065,8 +1068,11 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	ret = etl_read_events(ctx, in, on_event, &r, &stats);
 	if (!ret) {
 		resolve_keys(&r);
-		sort_items(r.fragments, r.nfragments, sizeof(*r.fragments), compare_fragments);
-		sort_items(r.samples, r.nsamples, sizeof(*r.samples), compare_samples);
+		/* a processor's buffers hold its events in time order, or nearly */
+		pc_sort_streams(r.fragments, r.nfragments, sizeof(*r.fragments),
+				offsetof(struct fragment, cpu), compare_fragments);
+		pc_sort_streams(r.samples, r.nsamples, sizeof(*r.samples),
+				offsetof(struct sample, cpu), compare_samples);
 		sort_items(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
 		attach_pdbs(&r);
 		ret = emit_samples(&r);
@@ -1119,7 +1125,8 @@ void etl_reader_print_summary(struct etl_reader *r, FILE *out, size_t n)
 	uint64_t *counts = pc_xcalloc(r->nsamples + 1, sizeof(*counts));
 	size_t npids = 0;
 
-	sort_items(r->samples, r->nsamples, sizeof(*r->samples), compare_samples);
+	pc_sort_streams(r->samples, r->nsamples, sizeof(*r->samples), offsetof(struct sample, cpu),
+			compare_samples);
 	sort_items(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
 	fprintf(out, "first samples PerfView keeps (not on an idle thread outside a DPC or ISR; "
 		"ms from the trace header, pid, tid, IP):\n");
