@@ -1079,13 +1079,14 @@ static void sort_timed(struct pc_model *m)
  * them, the others after them in their order: a writer that goes through
  * the samples then reads the stacks' frames in memory order, instead of
  * one cache miss per stack on a big profile. The stacks stay the same,
- * and are left where they are when already in that order.
+ * and are left where they are when they nearly follow that order already
+ * (the SPT reader's do).
  */
 static void renumber_stacks(struct pc_model *m)
 {
 	uint32_t *new_id = pc_xcalloc(m->stacks.count + 1, sizeof(*new_id)), *old_id;
-	uint32_t next = 0;
-	bool moved = false;
+	uint32_t next = 0, last = 0;
+	size_t jumps = 0; /* first uses that do not follow the one before in memory */
 	struct pc_seqs stacks;
 
 	for (size_t i = 0; i < m->nsamples; i++) {
@@ -1093,18 +1094,17 @@ static void renumber_stacks(struct pc_model *m)
 
 		if (stack && !new_id[stack]) {
 			new_id[stack] = ++next;
-			moved |= next != stack;
+			jumps += stack != last + 1;
+			last = stack;
 		}
 	}
-	for (uint32_t id = 1; id < m->stacks.count; id++)
-		if (!new_id[id]) {
-			new_id[id] = ++next;
-			moved |= next != id;
-		}
-	if (!moved) {
+	if (jumps * 4 <= next) { /* mostly in memory order already: a copy would not pay */
 		free(new_id);
 		return;
 	}
+	for (uint32_t id = 1; id < m->stacks.count; id++)
+		if (!new_id[id])
+			new_id[id] = ++next;
 	old_id = pc_xmalloc((m->stacks.count + 1) * sizeof(*old_id));
 	for (uint32_t id = 1; id < m->stacks.count; id++)
 		old_id[new_id[id]] = id;

@@ -285,8 +285,9 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
  * Sorts samples and arcs by content (not by id), so the same profile gives
  * the same order whatever order it was read in, and picks the default
  * column. Stacks are numbered again in the order the samples first use
- * them (so that writers read them in memory order): a stack id taken
- * before finalize is not valid after it; frame, label and module ids stay.
+ * them (so that writers read them in memory order) unless they nearly are
+ * already: a stack id taken before finalize is not valid after it; frame,
+ * label and module ids stay.
  * It frees the frame, stack and sample indexes, which writers do not need.
  * Adding after finalize is allowed; finalize again before writing.
  */
