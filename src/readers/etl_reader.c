@@ -209,14 +209,17 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 			    uint32_t *count)
 {
 	size_t n = ev->payload_len > at ? (ev->payload_len - at) / ev->pointer_size : 0;
+	const uint8_t *p = ev->payload + at;
 
 	if (n > MAX_STACK)
 		n = MAX_STACK;
-	for (size_t i = 0; i < n; i++) {
-		uint64_t address = etl_pointer(ev, at + i * ev->pointer_size);
-
-		r->raw_scratch[2 * i] = (uint32_t)address;
-		r->raw_scratch[2 * i + 1] = (uint32_t)(address >> 32);
+	for (size_t i = 0; i < n && ev->pointer_size == 8; i++) { /* in the payload: loaded as is */
+		r->raw_scratch[2 * i] = pc_le32(p + 8 * i);
+		r->raw_scratch[2 * i + 1] = pc_le32(p + 8 * i + 4);
+	}
+	for (size_t i = 0; i < n && ev->pointer_size == 4; i++) {
+		r->raw_scratch[2 * i] = pc_le32(p + 4 * i);
+		r->raw_scratch[2 * i + 1] = 0;
 	}
 	*count = (uint32_t)n;
 	if (!n)
@@ -467,33 +470,75 @@ static int compare_keys(const void *a, const void *b)
 	return (x->time > y->time) - (x->time < y->time);
 }
 
-/* A key reference takes the first definition of its key at or after its own time. */
+static bool first_definition_equal(const void *ctx, uint32_t id, const void *key)
+{
+	return ((const struct etl_reader *)ctx)->keys[id - 1].key == *(const uint64_t *)key;
+}
+
+/* Definition at is of key and before time (they are sorted by key, then time). */
+static bool defined_before(const struct etl_reader *r, size_t at, uint64_t key, uint64_t time)
+{
+	return at < r->nkeys && r->keys[at].key == key && r->keys[at].time < time;
+}
+
+/*
+ * The first definition of key at or after time, from its first definition
+ * first on (a gallop, then a binary search), or nkeys when there is none.
+ */
+static size_t definition_from(const struct etl_reader *r, size_t first, uint64_t key,
+			      uint64_t time)
+{
+	size_t lo = first, hi, step = 1;
+
+	if (!defined_before(r, first, key, time))
+		return first;
+	while (defined_before(r, lo + step, key, time)) { /* defined_before(lo) holds */
+		lo += step;
+		step *= 2;
+	}
+	hi = lo + step; /* defined_before(hi) does not hold, or hi is past the end */
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (defined_before(r, mid, key, time))
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return hi < r->nkeys && r->keys[hi].key == key ? hi : r->nkeys;
+}
+
+/*
+ * A key reference takes the first definition of its key at or after its
+ * own time: found from the key's first definition (an index of them).
+ */
 static void resolve_keys(struct etl_reader *r)
 {
+	struct pc_index first; /* of each key's first definition, + 1 */
+
 	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
+	pc_index_init(&first);
+	for (size_t i = 0; i < r->nkeys; i++)
+		if (!i || r->keys[i].key != r->keys[i - 1].key)
+			pc_index_add(&first, pc_hash_u64(r->keys[i].key), (uint32_t)(i + 1));
 	for (size_t i = 0; i < r->nfragments; i++) {
 		struct fragment *f = &r->fragments[i];
-		size_t lo = 0, hi = r->nkeys;
+		uint32_t at;
+		size_t k;
 
 		if (!f->by_key)
 			continue;
-		while (lo < hi) {
-			size_t mid = lo + (hi - lo) / 2;
-			const struct key_definition *k = &r->keys[mid];
-
-			if (k->key < f->key || (k->key == f->key && k->time < f->ref_time))
-				lo = mid + 1;
-			else
-				hi = mid;
-		}
-		if (lo < r->nkeys && r->keys[lo].key == f->key) {
-			f->seq = r->keys[lo].seq;
-			f->count = r->keys[lo].count;
+		at = pc_index_find(&first, pc_hash_u64(f->key), first_definition_equal, r, &f->key);
+		k = at ? definition_from(r, at - 1, f->key, f->ref_time) : r->nkeys;
+		if (k < r->nkeys) {
+			f->seq = r->keys[k].seq;
+			f->count = r->keys[k].count;
 			f->resolved = true;
 		} else {
 			r->undefined_keys++;
 		}
 	}
+	pc_index_release(&first);
 }
 
 static int compare_fragments(const void *a, const void *b)
