@@ -1071,10 +1071,6 @@ static void sort_timed(struct pc_model *m)
 }
 
 /*
- * Samples in the order of order_samples: a radix sort by stack_prefix,
- * then order_samples within runs of one prefix. Rows do not move.
- */
-/*
  * Numbers the stacks again in the order the (sorted) samples first use
  * them, the others after them in their order: a writer that goes through
  * the samples then reads the stacks' frames in memory order, instead of
@@ -1125,6 +1121,10 @@ static void renumber_stacks(struct pc_model *m)
 	m->stacks = stacks;
 }
 
+/*
+ * Samples in the order of order_samples: a radix sort by stack_prefix,
+ * then order_samples within runs of one prefix. Rows do not move.
+ */
 static void sort_samples(struct pc_model *m, const struct content_order *o)
 {
 	size_t n = m->nsamples;
