@@ -137,7 +137,7 @@ static void run_heap_down(struct run_heap *h, size_t at)
 	}
 }
 
-/* Cuts indexes[0, n) into ascending runs, a new one also where a stream's begin. */
+/* Cuts indexes[0, n) into ascending runs, a new one also where each stream begins. */
 static void cut_runs(struct run_heap *h, const uint32_t *indexes, size_t n,
 		     const size_t *stream_end, size_t stream_at)
 {

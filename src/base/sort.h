@@ -22,7 +22,8 @@ void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n);
  * trace's events: one stream per processor's buffers). The byte at
  * stream_at of an item names its stream; items equal by compare must share
  * one. A natural merge sort: the items are gathered by stream, cut into
- * ascending runs and the runs merged, in O(n log runs).
+ * ascending runs and the runs merged, in O(n log runs). (Past 2^32 - 1
+ * items, which nothing here holds, it is qsort, stable or not.)
  */
 void pc_sort_streams(void *items, size_t n, size_t size, size_t stream_at,
 		     int (*compare)(const void *, const void *));

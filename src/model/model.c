@@ -1094,7 +1094,7 @@ static void renumber_stacks(struct pc_model *m)
 			last = stack;
 		}
 	}
-	if (jumps * 4 <= next) { /* mostly in memory order already: a copy would not pay */
+	if (jumps * 4 <= next) { /* at most one in four jumps: a copy would not pay */
 		free(new_id);
 		return;
 	}
@@ -1123,7 +1123,8 @@ static void renumber_stacks(struct pc_model *m)
 
 /*
  * Samples in the order of order_samples: a radix sort by stack_prefix,
- * then order_samples within runs of one prefix. Rows do not move.
+ * then order_samples within runs of one prefix. Rows do not move; stacks
+ * are then numbered in that order (renumber_stacks).
  */
 static void sort_samples(struct pc_model *m, const struct content_order *o)
 {

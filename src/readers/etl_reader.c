@@ -213,7 +213,7 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 
 	if (n > MAX_STACK)
 		n = MAX_STACK;
-	for (size_t i = 0; i < n && ev->pointer_size == 8; i++) { /* in the payload: loaded as is */
+	for (size_t i = 0; i < n && ev->pointer_size == 8; i++) { /* in bounds: n fits the payload */
 		r->raw_scratch[2 * i] = pc_le32(p + 8 * i);
 		r->raw_scratch[2 * i + 1] = pc_le32(p + 8 * i + 4);
 	}

@@ -87,7 +87,28 @@ static void test_streams_out_of_order_are_sorted(void **state)
 	check_streams(5000, 2, 50, 5);  /* a few jumps back, as real traces have */
 	check_streams(5000, 16, 7, 6);
 	check_streams(3000, 256, 2, 7); /* every stream byte, half the steps back */
-	check_streams(2000, 3, 1, 8);   /* every step back: runs of one item */
+	check_streams(2000, 3, 1, 8);   /* every step back: time 0, runs broken by threads */
+}
+
+/* Strictly falling times on one stream and on three: every item a run of its own. */
+static void test_falling_times_are_runs_of_one(void **state)
+{
+	struct event events[300];
+
+	(void)state;
+	for (uint32_t i = 0; i < 300; i++)
+		events[i] = (struct event){ .time = 1000 - i, .stream = (uint8_t)(i % 3),
+					    .place = i };
+	pc_sort_streams(events, 300, sizeof(*events), offsetof(struct event, stream),
+			compare_events);
+	for (uint32_t i = 0; i < 300; i++)
+		assert_int_equal(events[i].place, 299 - i);
+	for (uint32_t i = 0; i < 300; i++)
+		events[i] = (struct event){ .time = 1000 - i, .place = i };
+	pc_sort_streams(events, 300, sizeof(*events), offsetof(struct event, stream),
+			compare_events);
+	for (uint32_t i = 0; i < 300; i++)
+		assert_int_equal(events[i].place, 299 - i);
 }
 
 int main(void)
@@ -95,6 +116,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_streams_merge),
 		cmocka_unit_test(test_streams_out_of_order_are_sorted),
+		cmocka_unit_test(test_falling_times_are_runs_of_one),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

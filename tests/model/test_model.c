@@ -268,7 +268,6 @@ static void test_times_follow_samples_and_filters(void **state)
 	assert_int_equal(pc_model_ntimed(from), 3);
 	for (size_t i = 0; i < 3; i++) {
 		const struct pc_timed_sample *t = pc_model_timed(from, i);
-
 		const uint32_t *frames = pc_model_stack(from, pc_model_sample(from, t->sample)->stack,
 							&n);
 
