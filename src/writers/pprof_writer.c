@@ -405,10 +405,6 @@ size_t pprof_stack_locations(struct pprof_writer *w, uint32_t model_stack)
 	const uint32_t *frames = pc_model_stack(w->m, model_stack, &n);
 
 	pc_grow(&w->stack, &w->stack_cap, n + 1, sizeof(*w->stack));
-	for (size_t i = 0; i < n; i++) { /* frames of a big profile lie far apart */
-		PC_PREFETCH(pc_model_frame(w->m, frames[i]));
-		PC_PREFETCH(&w->frame_location[frames[i]]);
-	}
 	for (size_t i = 0; i < n;) {
 		size_t end = i;
 
