@@ -6,6 +6,7 @@
 #include "base/xpress.h"
 
 #include <stdarg.h>
+#include <unistd.h>
 
 #define MAX_BUFFER_BYTES ((uint32_t)64 << 20)
 #define MAX_PLAIN_BYTES ((uint32_t)2 << 20) /* a compressed buffer's events: ETW buffers are <= 1 MiB */
@@ -26,6 +27,7 @@ struct etl_reader_state {
 	uint32_t compression;       /* the header buffer's format; 0 before it is known */
 	bool compressed_mode;
 	bool first_event_seen;
+	bool past_first_buffer;     /* the trace's first buffer has been read */
 	uint8_t *plain;             /* a decompressed buffer's events */
 	size_t plain_cap;
 };
@@ -267,8 +269,9 @@ static int read_buffer(struct etl_reader_state *s, const uint8_t *b, uint32_t si
 	const uint8_t *events = b + ETL_BUFFER_HEADER_BYTES;
 
 	s->cpu = b[0x28];
-	if (le16(b + 0x36) == HEADER_BUFFER_TYPE && !s->stats->buffers)
+	if (le16(b + 0x36) == HEADER_BUFFER_TYPE && !s->past_first_buffer)
 		s->compression = pc_le32(b + 0x2C) & 0xFFFF;
+	s->past_first_buffer = true;
 	s->stats->buffers++;
 	if (flags & FLAG_EVENTS_LOST)
 		s->stats->lost_buffers++;
@@ -298,46 +301,135 @@ bool etl_looks_like(const uint8_t *head, size_t len)
 	       head[0x48 + 7] == 0;
 }
 
-int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, void *data,
-		    struct etl_file_stats *stats)
+/* Reads the buffers of in from where it stands to its end, in state s. */
+static int read_buffers(struct etl_reader_state *s)
 {
-	struct etl_reader_state s = { .ctx = ctx, .in = in, .fn = fn, .data = data, .stats = stats };
 	int ret = 0;
 
-	memset(stats, 0, sizeof(*stats));
 	for (;;) {
 		const uint8_t *b;
 		size_t got;
 		uint32_t size;
 
-		s.offset = pc_input_offset(in);
-		got = pc_input_fill(in, ETL_BUFFER_HEADER_BYTES, &b);
+		s->offset = pc_input_offset(s->in);
+		got = pc_input_fill(s->in, ETL_BUFFER_HEADER_BYTES, &b);
 		if (!got)
 			break;
 		if (got < ETL_BUFFER_HEADER_BYTES) {
-			ret = fail(&s, "the trace ends inside a buffer header (%zu of %d bytes)", got,
+			ret = fail(s, "the trace ends inside a buffer header (%zu of %d bytes)", got,
 				   ETL_BUFFER_HEADER_BYTES);
 			break;
 		}
 		size = pc_le32(b);
 		if (size < ETL_BUFFER_HEADER_BYTES || size > MAX_BUFFER_BYTES) {
-			ret = fail(&s, "BufferSize 0x%x (at 0): expected 0x48 to 0x%x", size,
+			ret = fail(s, "BufferSize 0x%x (at 0): expected 0x48 to 0x%x", size,
 				   MAX_BUFFER_BYTES);
 			break;
 		}
-		got = pc_input_fill(in, size, &b);
+		got = pc_input_fill(s->in, size, &b);
 		if (got < size) {
-			ret = fail(&s, "the trace ends inside a buffer: %zu of its 0x%x bytes", got,
+			ret = fail(s, "the trace ends inside a buffer: %zu of its 0x%x bytes", got,
 				   size);
 			break;
 		}
-		ret = read_buffer(&s, b, size);
+		ret = read_buffer(s, b, size);
 		if (ret)
 			break;
-		pc_input_consume(in, size);
+		pc_input_consume(s->in, size);
 	}
-	free(s.plain);
+	free(s->plain);
+	return ret;
+}
+
+int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, void *data,
+		    struct etl_file_stats *stats)
+{
+	struct etl_reader_state s = { .ctx = ctx, .in = in, .fn = fn, .data = data, .stats = stats };
+	int ret;
+
+	memset(stats, 0, sizeof(*stats));
+	ret = read_buffers(&s);
 	if (!ret && !stats->buffers)
 		ret = pc_fail_at(&ctx->err, ETL_FORMAT, 0, "empty input: no buffer");
 	return ret;
+}
+
+/* ---- two ranges at once ---- */
+
+/*
+ * The state of the trace after its first buffer, which must hold its first
+ * event (the EventTrace header, whose LogFileMode says whether buffers may
+ * be compressed): false when it does not, or cannot be read.
+ */
+static bool first_buffer_state(const struct pc_input *in, struct etl_split *split,
+			       uint32_t *size)
+{
+	uint8_t head[ETL_BUFFER_HEADER_BYTES + 0x20 + 36];
+	const struct header_form *form;
+	struct etl_event ev = { 0 };
+	uint32_t filled;
+	size_t event_size;
+
+	if (pread(in->fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
+		return false;
+	*size = pc_le32(head);
+	filled = pc_le32(head + 0x30);
+	form = form_of(head[ETL_BUFFER_HEADER_BYTES + 2]);
+	if (*size < sizeof(head) || *size > MAX_BUFFER_BYTES || filled < sizeof(head) ||
+	    filled > *size || (le16(head + 0x34) & FLAG_COMPRESSED) ||
+	    le16(head + 0x36) != HEADER_BUFFER_TYPE || !form || form->kind != ETL_SYSTEM)
+		return false;
+	event_size = le16(head + ETL_BUFFER_HEADER_BYTES + 4);
+	if (event_size > sizeof(head) - ETL_BUFFER_HEADER_BYTES)
+		event_size = sizeof(head) - ETL_BUFFER_HEADER_BYTES;
+	if (!decode_event(form, head + ETL_BUFFER_HEADER_BYTES, event_size, &ev) || ev.hook != 0)
+		return false;
+	split->compression = pc_le32(head + 0x2C) & 0xFFFF;
+	split->compressed_mode = (etl_u32(&ev, 32) & COMPRESSED_MODE) != 0;
+	return true;
+}
+
+bool etl_find_split(const struct pc_input *in, struct etl_split *split)
+{
+	uint64_t at, middle = in->size / 2;
+	uint32_t size;
+
+	if (in->fd < 0 || in->size == PC_SIZE_UNKNOWN || !first_buffer_state(in, split, &size))
+		return false;
+	at = size;
+	for (unsigned hops = 0; at < middle; hops++) {
+		uint8_t head[4];
+
+		if (hops == ETL_SPLIT_MAX_HOPS ||
+		    pread(in->fd, head, sizeof(head), (off_t)at) != (ssize_t)sizeof(head))
+			return false;
+		size = pc_le32(head);
+		if (size < ETL_BUFFER_HEADER_BYTES || size > MAX_BUFFER_BYTES)
+			return false;
+		at += size;
+	}
+	split->at = at;
+	return at < in->size;
+}
+
+int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *from,
+		   etl_event_fn fn, void *data, struct etl_file_stats *stats)
+{
+	struct etl_reader_state s = {
+		.ctx = ctx, .in = in, .fn = fn, .data = data, .stats = stats,
+		.compression = from->compression, .compressed_mode = from->compressed_mode,
+		.first_event_seen = true, .past_first_buffer = true,
+	};
+
+	memset(stats, 0, sizeof(*stats));
+	return read_buffers(&s);
+}
+
+void etl_add_stats(struct etl_file_stats *into, const struct etl_file_stats *from)
+{
+	into->buffers += from->buffers;
+	into->compressed_buffers += from->compressed_buffers;
+	into->events += from->events;
+	into->skipped_events += from->skipped_events;
+	into->lost_buffers += from->lost_buffers;
 }

@@ -63,6 +63,38 @@ struct etl_file_stats {
 int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, void *data,
 		    struct etl_file_stats *stats);
 
+/*
+ * Where a trace in a regular file can be cut in two ranges read at once:
+ * at the first buffer at or after the middle of the file, found by hopping
+ * from buffer to buffer by their sizes (at most ETL_SPLIT_MAX_HOPS), with
+ * the state that the trace's first buffer sets (its compression format and
+ * LogFileMode), which the second range continues.
+ */
+#define ETL_SPLIT_MAX_HOPS (1u << 20)
+
+struct etl_split {
+	uint64_t at;                /* the second range's first buffer */
+	uint32_t compression;       /* the header buffer's format */
+	bool compressed_mode;       /* LogFileMode has EVENT_TRACE_COMPRESSED_MODE */
+};
+
+/*
+ * False when in is not a regular file, when its first buffer is not a
+ * plain header buffer that starts with the EventTrace header, or when a
+ * buffer size on the way is out of range (a sequential read then reports
+ * it); the cut is then not made.
+ */
+bool etl_find_split(const struct pc_input *in, struct etl_split *split);
+/*
+ * etl_read_events for a range that starts at from->at (in opened with
+ * pc_input_open_range): no "empty input" error, and the state of the
+ * trace's first buffer taken from from.
+ */
+int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *from,
+		   etl_event_fn fn, void *data, struct etl_file_stats *stats);
+/* Adds the counts of from to into. */
+void etl_add_stats(struct etl_file_stats *into, const struct etl_file_stats *from);
+
 /* Whether head looks like the first buffer of an ETL file (probe). */
 bool etl_looks_like(const uint8_t *head, size_t len);
 

@@ -30,12 +30,15 @@
  *                         sample)
  * What is lost: every event but those above (they are counted by
  * `profconv info`), sample priorities and DPC/ISR flags, thread names.
+ * A regular file of 4 MiB or more is read in two ranges at once
+ * (read_in_parallel), with the result of one.
  */
 #include "readers/etl_reader.h"
 
 #include "base/index.h"
 #include "base/seqs.h"
 #include "base/sort.h"
+#include "base/threads.h"
 #include "base/utf16.h"
 #include "model/format.h"
 
@@ -64,6 +67,15 @@
 #define KERNEL_BOUNDARY_64 0xFFFF800000000000ULL
 #define KERNEL_BOUNDARY_32 0x80000000ULL
 #define MAX_STACK 1024
+/*
+ * A regular file this big or bigger is read in two ranges at once (see
+ * read_in_parallel); below 64 GiB, where each range's raw sequences (one
+ * per stack event of at least 40 bytes) stay below 2^31.
+ */
+#define PARALLEL_MIN_BYTES ((uint64_t)4 << 20)
+#define PARALLEL_MIN_SAMPLES 65536 /* sorted on a thread of their own */
+#define PARALLEL_MAX_BYTES ((uint64_t)1 << 36)
+#define SECOND_RANGE_SEQ 0x80000000u /* a raw sequence id of the second range */
 
 /* KernelTraceControl's class GUID b3e675d7-2554-4f18-830b-2762732560de, as stored. */
 static const uint8_t kernel_trace_control[16] = {
@@ -82,10 +94,14 @@ struct sample {
 struct fragment {
 	uint64_t time;              /* EventTimeStamp: the sampled event's */
 	uint64_t ref_time;          /* a key reference: its own time */
-	uint64_t key;
+	union {
+		uint64_t key;       /* a key reference, until it is resolved */
+		struct {
+			uint32_t seq, count; /* its addresses: raw sequence seq, once resolved */
+		};
+	};
 	uint32_t tid, pid;
 	uint8_t cpu;                /* of its buffer */
-	uint32_t seq, count;        /* its addresses: raw sequence seq, once known */
 	bool by_key, resolved;
 };
 
@@ -158,6 +174,20 @@ struct thread {
 	uint64_t time;
 };
 
+/* An event the second range leaves to the first range's reader: a copy. */
+struct deferred_event {
+	struct etl_event ev;        /* its payload: at payload_at in the bytes */
+	size_t payload_at;
+};
+
+/* The events of the second range, other than samples, stacks and key definitions. */
+struct deferred {
+	struct deferred_event *events;
+	size_t n, cap;
+	uint8_t *bytes;
+	size_t nbytes, bytes_cap;
+};
+
 struct etl_reader {
 	struct pc_ctx *ctx;
 	struct pc_model *m;
@@ -173,6 +203,9 @@ struct etl_reader {
 	struct key_definition *keys;
 	size_t nkeys, keys_cap;
 	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */
+	struct pc_seqs raw_second;  /* the second range's: ids with SECOND_RANGE_SEQ */
+	uint32_t seq_tag;           /* SECOND_RANGE_SEQ for the second range's reader */
+	struct deferred *deferred;  /* the second range's reader: what it leaves */
 	uint32_t raw_scratch[2 * MAX_STACK];
 	struct reuse_gauge raw_reuse; /* given up: sequences appended, not interned */
 	struct image *images;
@@ -229,9 +262,17 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 		uint32_t seq = pc_seqs_add(&r->raw, r->raw_scratch, 2 * n);
 
 		reuse_still_worth(&r->raw_reuse, r->raw.count == before);
-		return seq;
+		return seq | r->seq_tag;
 	}
-	return pc_seqs_append(&r->raw, r->raw_scratch, 2 * n);
+	return pc_seqs_append(&r->raw, r->raw_scratch, 2 * n) | r->seq_tag;
+}
+
+/* The items of raw sequence seq (of the first range or of the second), *n of them. */
+static const uint32_t *raw_items(const struct etl_reader *r, uint32_t seq, size_t *n)
+{
+	if (seq & SECOND_RANGE_SEQ)
+		return pc_seq(&r->raw_second, seq & ~SECOND_RANGE_SEQ, n);
+	return pc_seq(&r->raw, seq, n);
 }
 
 /* Address i of a raw sequence's items. */
@@ -245,6 +286,8 @@ static void on_trace_header(struct etl_reader *r, const struct etl_event *ev)
 	size_t p = ev->pointer_size == 8 ? 8 : 0;
 	uint32_t version = etl_u32(ev, 4);
 
+	if (r->have_header)
+		return;
 	r->have_header = true;
 	r->pointer_size = etl_u32(ev, 44) == 4 ? 4 : 8;
 	r->cpus = etl_u32(ev, 12);
@@ -383,6 +426,12 @@ static void on_process(struct etl_reader *r, const struct etl_event *ev)
 	r->processes[r->nprocesses++] = pr;
 }
 
+static void on_interval(struct etl_reader *r, const struct etl_event *ev)
+{
+	if (etl_u32(ev, 0) == 0 && etl_u32(ev, 4)) /* source 0: the timer */
+		r->interval_100ns = etl_u32(ev, 4);
+}
+
 static void on_thread(struct etl_reader *r, const struct etl_event *ev)
 {
 	struct thread t = { .pid = etl_u32(ev, 0), .tid = etl_u32(ev, 4), .time = ev->time };
@@ -393,29 +442,51 @@ static void on_thread(struct etl_reader *r, const struct etl_event *ev)
 	r->threads[r->nthreads++] = t;
 }
 
+/* Keeps a copy of ev for the first range's reader (events come one at a time). */
+static void defer(struct deferred *d, const struct etl_event *ev)
+{
+	pc_grow(&d->events, &d->cap, d->n + 1, sizeof(*d->events));
+	pc_grow(&d->bytes, &d->bytes_cap, d->nbytes + ev->payload_len + 1, 1);
+	memcpy(d->bytes + d->nbytes, ev->payload, ev->payload_len);
+	d->events[d->n++] = (struct deferred_event){ .ev = *ev, .payload_at = d->nbytes };
+	d->nbytes += ev->payload_len;
+}
+
+/*
+ * An event that the trace's state (images, processes, threads, the header)
+ * is made of: handled now, or, by the second range's reader, left to the
+ * first range's reader, which takes them after its own, in file order.
+ */
+static void track(struct etl_reader *r, const struct etl_event *ev,
+		  void (*handle)(struct etl_reader *, const struct etl_event *))
+{
+	if (r->deferred)
+		defer(r->deferred, ev);
+	else
+		handle(r, ev);
+}
+
 static int on_event(void *data, const struct etl_event *ev)
 {
 	struct etl_reader *r = data;
 
 	if (ev->kind == ETL_CLASSIC) {
 		if (!memcmp(ev->guid, kernel_trace_control, 16) && ev->opcode == KTC_DBGID_RSDS)
-			on_dbgid(r, ev);
+			track(r, ev, on_dbgid);
 		return 0;
 	}
 	if (ev->kind != ETL_SYSTEM && ev->kind != ETL_PERFINFO)
 		return 0;
 	switch (ev->hook) {
 	case HOOK_TRACE_HEADER:
-		if (!r->have_header)
-			on_trace_header(r, ev);
+		track(r, ev, on_trace_header);
 		break;
 	case HOOK_SAMPLE:
 		on_sample(r, ev);
 		break;
 	case HOOK_INTERVAL_SET:
 	case HOOK_INTERVAL_START:
-		if (etl_u32(ev, 0) == 0 && etl_u32(ev, 4)) /* source 0: the timer */
-			r->interval_100ns = etl_u32(ev, 4);
+		track(r, ev, on_interval);
 		break;
 	case HOOK_STACK:
 		on_stack(r, ev, false);
@@ -434,17 +505,17 @@ static int on_event(void *data, const struct etl_event *ev)
 	case HOOK_IMAGE_DCSTART:
 	case HOOK_IMAGE_DCEND:
 	case HOOK_IMAGE_KERNELBASE:
-		on_image(r, ev);
+		track(r, ev, on_image);
 		break;
 	case HOOK_PROCESS_START:
 	case HOOK_PROCESS_DCSTART:
 	case HOOK_PROCESS_DCEND:
-		on_process(r, ev);
+		track(r, ev, on_process);
 		break;
 	case HOOK_THREAD_START:
 	case HOOK_THREAD_DCSTART:
 	case HOOK_THREAD_DCEND:
-		on_thread(r, ev);
+		track(r, ev, on_thread);
 		break;
 	default:
 		break;
@@ -509,14 +580,24 @@ static size_t definition_from(const struct etl_reader *r, size_t first, uint64_t
 }
 
 /*
+ * Sorts the key definitions by key, then time; those that tie stay in file
+ * order (glibc's qsort is a merge sort below a quarter of the memory), as
+ * merge_keys keeps them across the ranges.
+ */
+static void sort_keys(struct etl_reader *r)
+{
+	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
+}
+
+/*
  * A key reference takes the first definition of its key at or after its
- * own time: found from the key's first definition (an index of them).
+ * own time (the definitions sorted by sort_keys): found from the key's
+ * first definition (an index of them).
  */
 static void resolve_keys(struct etl_reader *r)
 {
 	struct pc_index first; /* of each key's first definition, + 1 */
 
-	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
 	pc_index_init(&first);
 	for (size_t i = 0; i < r->nkeys; i++)
 		if (!i || r->keys[i].key != r->keys[i - 1].key)
@@ -840,7 +921,7 @@ static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment
 {
 	size_t n;
 
-	return f->count && is_kernel_address(r, raw_address(pc_seq(&r->raw, f->seq, &n),
+	return f->count && is_kernel_address(r, raw_address(raw_items(r, f->seq, &n),
 							    f->count - 1));
 }
 
@@ -901,7 +982,7 @@ static void resolve_stack(struct etl_reader *r, struct emitter *e, struct stack_
 	memo->unknown = 0;
 	for (int k = 0; k < 2; k++) {
 		size_t count;
-		const uint32_t *items = pc_seq(&r->raw, seqs[k], &count);
+		const uint32_t *items = raw_items(r, seqs[k], &count);
 
 		for (size_t i = 0; i < count / 2; i++)
 			add_frame_at(r, e, memo, raw_address(items, i), time, &n);
@@ -1091,6 +1172,7 @@ static void reader_release(struct etl_reader *r)
 	free(r->fragments);
 	free(r->keys);
 	pc_seqs_release(&r->raw);
+	pc_seqs_release(&r->raw_second);
 	free(r->images);
 	free(r->pdbs);
 	free(r->unloads);
@@ -1100,6 +1182,212 @@ static void reader_release(struct etl_reader *r)
 	pc_index_release(&r->stack_memo_index);
 }
 
+/* Sorts the samples by time and thread, and the Thread events by thread and time. */
+static void *sort_samples(void *arg)
+{
+	struct etl_reader *r = arg;
+
+	/* a processor's buffers hold its events in time order, or nearly */
+	pc_sort_streams(r->samples, r->nsamples, sizeof(*r->samples), offsetof(struct sample, cpu),
+			compare_samples);
+	sort_items(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
+	return NULL;
+}
+
+/*
+ * Resolves the key references and puts the fragments and the samples in
+ * order, the samples on a thread of their own when there are enough of
+ * them to gain by it (the two touch nothing in common).
+ */
+static void order_events(struct etl_reader *r)
+{
+	struct pc_threads *thread = NULL;
+
+	if (pc_ctx_threads(r->ctx) >= 2 && r->nsamples >= PARALLEL_MIN_SAMPLES)
+		thread = pc_threads_start(1, sort_samples, (void *const[]){ r }, false);
+	resolve_keys(r);
+	pc_sort_streams(r->fragments, r->nfragments, sizeof(*r->fragments),
+			offsetof(struct fragment, cpu), compare_fragments);
+	if (!thread || !pc_threads_count(thread))
+		sort_samples(r);
+	if (thread)
+		pc_threads_join(thread);
+}
+
+/* ---- two ranges at once ---- */
+
+/*
+ * The second range of a trace, read on a thread of its own by a reader
+ * of its own: it collects the samples, stack fragments and key definitions
+ * (over raw sequences of its own, whose ids carry SECOND_RANGE_SEQ) and
+ * leaves every other event it would handle to the first range's reader.
+ * The model is not touched on its thread.
+ */
+struct second_range {
+	struct pc_ctx ctx;
+	struct pc_input in;
+	struct etl_split split;
+	struct etl_reader r;
+	struct deferred deferred;
+	struct etl_file_stats stats;
+	int ret;
+};
+
+static void *read_second_range(void *arg)
+{
+	struct second_range *s = arg;
+
+	s->ret = etl_read_range(&s->ctx, &s->in, &s->split, on_event, &s->r, &s->stats);
+	if (!s->ret)
+		sort_keys(&s->r);
+	return NULL;
+}
+
+/*
+ * Appends the nmore items of *more to *items (n of them, room for *cap)
+ * and frees *more at once, so that only one array is held twice at a time.
+ */
+static void take_items(void *items, size_t *n, size_t *cap, void *more, size_t *nmore,
+		       size_t size)
+{
+	char **from = more;
+
+	if (*nmore) {
+		pc_grow(items, cap, *n + *nmore, size);
+		memcpy(*(char **)items + *n * size, *from, *nmore * size);
+		*n += *nmore;
+	}
+	free(*from);
+	*from = NULL;
+	*nmore = 0;
+}
+
+/*
+ * The key definitions of both ranges, each sorted by sort_keys, merged
+ * into r's: those of the first range first where they tie, as a stable
+ * sort of them all in file order places them.
+ */
+static void merge_keys(struct etl_reader *r, struct etl_reader *second)
+{
+	size_t n = r->nkeys + second->nkeys, i = 0, j = 0, k = 0;
+	struct key_definition *keys;
+
+	if (!second->nkeys)
+		return;
+	keys = pc_xmalloc(n * sizeof(*keys));
+	while (i < r->nkeys && j < second->nkeys)
+		keys[k++] = compare_keys(&second->keys[j], &r->keys[i]) < 0 ? second->keys[j++] :
+									     r->keys[i++];
+	while (i < r->nkeys)
+		keys[k++] = r->keys[i++];
+	while (j < second->nkeys)
+		keys[k++] = second->keys[j++];
+	free(r->keys);
+	free(second->keys);
+	second->keys = NULL;
+	second->nkeys = 0;
+	r->keys = keys;
+	r->nkeys = r->keys_cap = n;
+}
+
+/*
+ * What the second range read, after the first range's: its samples and
+ * fragments appended (the arrays as a sequential read makes them, in file
+ * order, but for the sequence ids), its key definitions merged, its raw
+ * sequences kept beside the first's, and the events it left handled now,
+ * in order.
+ */
+static void take_second_range(struct etl_reader *r, struct second_range *s)
+{
+	struct deferred *d = &s->deferred;
+
+	take_items(&r->samples, &r->nsamples, &r->samples_cap, &s->r.samples, &s->r.nsamples,
+		   sizeof(*r->samples));
+	take_items(&r->fragments, &r->nfragments, &r->fragments_cap, &s->r.fragments,
+		   &s->r.nfragments, sizeof(*r->fragments));
+	merge_keys(r, &s->r);
+	pc_seqs_release(&r->raw_second);
+	r->raw_second = s->r.raw;
+	pc_seqs_init(&s->r.raw);
+	for (size_t i = 0; i < d->n; i++) {
+		struct etl_event ev = d->events[i].ev;
+
+		ev.payload = d->bytes + d->events[i].payload_at;
+		on_event(r, &ev);
+	}
+}
+
+static void second_range_release(struct second_range *s)
+{
+	reader_release(&s->r);
+	free(s->deferred.events);
+	free(s->deferred.bytes);
+	pc_input_close(&s->in);
+	free(s);
+}
+
+/*
+ * Reads in's buffers in two ranges at once (a thread for the second),
+ * when in is a regular file of PARALLEL_MIN_BYTES or more that
+ * etl_find_split can cut; the result is that of a sequential read, error
+ * included (the first range's, else the second's). Returns 0, -1 (ctx->err
+ * set), or 1: read in sequentially instead (in is untouched then).
+ */
+static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
+			    struct etl_file_stats *stats)
+{
+	struct second_range *second;
+	struct pc_threads *thread;
+	struct pc_input first;
+	struct etl_split split;
+	int ret;
+
+	if (pc_ctx_threads(r->ctx) < 2 || in->fd < 0 || in->size == PC_SIZE_UNKNOWN ||
+	    in->size < PARALLEL_MIN_BYTES || in->size >= PARALLEL_MAX_BYTES ||
+	    !etl_find_split(in, &split))
+		return 1;
+	second = pc_xcalloc(1, sizeof(*second));
+	pc_ctx_init(&second->ctx);
+	second->ctx.opt = r->ctx->opt;
+	second->split = split;
+	second->r = (struct etl_reader){ .ctx = &second->ctx, .pointer_size = 8,
+					 .seq_tag = SECOND_RANGE_SEQ,
+					 .deferred = &second->deferred };
+	pc_seqs_init(&second->r.raw);
+	pc_seqs_init(&second->r.raw_second);
+	pc_input_open_range(&second->in, in, split.at, in->size);
+	thread = pc_threads_start(1, read_second_range, (void *const[]){ second }, false);
+	if (!pc_threads_count(thread)) { /* no thread to be had: sequentially */
+		pc_threads_join(thread);
+		second_range_release(second);
+		return 1;
+	}
+	if (r->ctx->threads_used < 2)
+		r->ctx->threads_used = 2;
+	pc_input_open_range(&first, in, 0, split.at);
+	first.progress = in->progress;
+	first.progress_ranges = 2;
+	ret = etl_read_events(r->ctx, &first, on_event, r, stats);
+	if (!ret)
+		sort_keys(r);
+	pc_threads_join(thread);
+	if (ret) {
+		in->io_errno = first.io_errno; /* a read error: the pipeline says so */
+	} else if (second->ret) {
+		r->ctx->err = second->ctx.err;
+		in->io_errno = second->in.io_errno;
+		ret = -1;
+	}
+	pc_input_close(&first);
+	if (!ret) {
+		etl_add_stats(stats, &second->stats);
+		take_second_range(r, second);
+		pc_input_skip_to(in, in->size);
+	}
+	second_range_release(second);
+	return ret;
+}
+
 int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct etl_reader r = { .ctx = ctx, .m = m, .pointer_size = 8 };
@@ -1107,18 +1395,17 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	int ret;
 
 	pc_seqs_init(&r.raw);
+	pc_seqs_init(&r.raw_second);
 	r.key_comm = pc_model_intern_cstr(m, "comm");
 	r.key_pid = pc_model_intern_cstr(m, "pid");
 	r.key_tid = pc_model_intern_cstr(m, "tid");
-	ret = etl_read_events(ctx, in, on_event, &r, &stats);
+	ret = read_in_parallel(&r, in, &stats);
+	if (ret > 0) {
+		ret = etl_read_events(ctx, in, on_event, &r, &stats);
+		sort_keys(&r);
+	}
 	if (!ret) {
-		resolve_keys(&r);
-		/* a processor's buffers hold its events in time order, or nearly */
-		pc_sort_streams(r.fragments, r.nfragments, sizeof(*r.fragments),
-				offsetof(struct fragment, cpu), compare_fragments);
-		pc_sort_streams(r.samples, r.nsamples, sizeof(*r.samples),
-				offsetof(struct sample, cpu), compare_samples);
-		sort_items(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
+		order_events(&r);
 		attach_pdbs(&r);
 		ret = emit_samples(&r);
 	}
@@ -1140,6 +1427,7 @@ struct etl_reader *etl_reader_new(struct pc_ctx *ctx, struct pc_model *m)
 	r->m = m;
 	r->pointer_size = 8;
 	pc_seqs_init(&r->raw);
+	pc_seqs_init(&r->raw_second);
 	return r;
 }
 

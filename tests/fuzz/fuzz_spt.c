@@ -14,11 +14,11 @@
  * fuzz_write_json). An input of 4 MiB or more (`make fuzz` runs this
  * target with -max_len 5 MiB) is also read from a file with two threads,
  * the reader's two-halves path, and with one: both must agree
- * (fuzz_spt_check_halves; fuzz_spt_halves.c reaches that path with every
+ * (fuzz_check_halves; fuzz_spt_halves.c reaches that path with every
  * input).
  */
 #include "support/harness.h"
-#include "support/spt_halves.h"
+#include "support/halves.h"
 
 extern const struct pc_reader pc_spt_reader;
 extern const struct pc_writer pc_spt_writer;
@@ -117,7 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!known && info)
 		abort();
-	if (size >= FUZZ_SPT_HALVES_MIN_BYTES)
-		fuzz_spt_check_halves(data, size);
+	if (size >= FUZZ_HALVES_MIN_BYTES)
+		fuzz_check_halves(&pc_spt_reader, data, size);
 	return 0;
 }

@@ -16,18 +16,20 @@
  * the fuzzed records: counts that overflow only together (the sequential
  * fallback), malformed segments on either side, LBR and call-stack
  * records merged across halves. The file is read with two threads and
- * with one (fuzz_spt_check_halves): the same error and warnings, or the
+ * with one (fuzz_check_halves): the same error and warnings, or the
  * same model.
  */
-#include "support/spt_halves.h"
+#include "support/halves.h"
 #include "base/pc.h"
 #include "formats/spt.h"
+
+extern const struct pc_reader pc_spt_reader;
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* LBR records of 255 branches 0 -> 0: few records, one distinct */
 #define FILLER_RECORD_BYTES (SPT_DATA_HEADER_SIZE + SPT_MAX_ITEMS * SPT_LBR_PAIR_SIZE)
-#define FILLER_BYTES (FUZZ_SPT_HALVES_MIN_BYTES / FILLER_RECORD_BYTES * FILLER_RECORD_BYTES + \
+#define FILLER_BYTES (FUZZ_HALVES_MIN_BYTES / FILLER_RECORD_BYTES * FILLER_RECORD_BYTES + \
 		      FILLER_RECORD_BYTES)
 
 /* Where the header says the events start; 0 when there is no header. */
@@ -45,7 +47,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	size_t events, total, at;
 	uint8_t *file;
 
-	if (!start || start >= size || size >= FUZZ_SPT_HALVES_MIN_BYTES)
+	if (!start || start >= size || size >= FUZZ_HALVES_MIN_BYTES)
 		return 0;
 	events = size - (size_t)start;
 	total = size + SPT_BINARY_ID_SIZE + FILLER_BYTES + events;
@@ -63,7 +65,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		file[at + i + 1] = SPT_MAX_ITEMS;
 	}
 	memcpy(file + at + FILLER_BYTES, data + start, events);
-	fuzz_spt_check_halves(file, total);
+	fuzz_check_halves(&pc_spt_reader, file, total);
 	free(file);
 	return 0;
 }

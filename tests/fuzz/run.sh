@@ -7,7 +7,7 @@
 #
 # For a target build/fuzz/fuzz_NAME it takes:
 #   seeds       tests/fuzz/corpus/NAME, else the corpus of its family
-#               (write_* -> write, spt_halves -> spt)
+#               (write_* -> write, spt_halves -> spt, etl_halves -> etl)
 #   dictionary  tests/fuzz/dict/NAME.dict (its family's), or for write_*,
 #               merge and options, which read every format, all of them at
 #               once (libFuzzer takes one -dict)
@@ -32,6 +32,7 @@ family() { # NAME -> the name whose seeds and dictionary it shares
 	case $1 in
 	write_*) echo write ;;
 	spt_halves) echo spt ;;
+	etl_halves) echo etl ;;
 	*) echo "$1" ;;
 	esac
 }

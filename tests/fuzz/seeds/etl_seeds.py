@@ -1063,6 +1063,9 @@ def scenario(name):
     if name == "small-xpress":
         s = Scenario(p=8, nsamples=10, seed=4)
         return s, s.trace(buffer_size=1024, compressed=True, modern=False)
+    if name == "large":   # past the reader's 4 MiB: read as two ranges at once
+        s = Scenario(p=8, nsamples=40000, seed=6)
+        return s, s.trace(buffer_size=65536, compressed={3, 4, 60, 61, 80}, lost_buffer=70)
     if name == "modern":
         return modern_trace()
     if name == "nosamples":
@@ -1071,7 +1074,7 @@ def scenario(name):
 
 
 TRACES = ["plain64", "xpress64", "plain32", "xpress32", "mixed", "small", "small-xpress",
-          "modern", "nosamples"]
+          "large", "modern", "nosamples"]
 
 
 def write_tiny(path, compressed=False):

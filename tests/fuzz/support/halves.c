@@ -1,8 +1,7 @@
-/* spt_halves.c - the SPT reader's two halves against one (see spt_halves.h). */
-#include "spt_halves.h"
+/* halves.c - a reader's two halves against one (see halves.h). */
+#include "halves.h"
 #include "convert.h"
 
-extern const struct pc_reader pc_spt_reader;
 extern const struct pc_writer pc_dump_writer;
 
 struct outcome {
@@ -12,7 +11,8 @@ struct outcome {
 	size_t dump_size;
 };
 
-static void read_file(const char *path, unsigned threads, struct outcome *o)
+static void read_file(const struct pc_reader *reader, const char *path, unsigned threads,
+		      struct outcome *o)
 {
 	struct pc_model *m = pc_model_new();
 	struct pc_input in;
@@ -22,7 +22,7 @@ static void read_file(const char *path, unsigned threads, struct outcome *o)
 	o->ctx.opt.threads = threads;
 	if (pc_input_open(&in, path, &o->ctx.err))
 		abort();
-	o->rc = pc_spt_reader.read(&o->ctx, &in, m);
+	o->rc = reader->read(&o->ctx, &in, m);
 	pc_input_close(&in);
 	o->dump = NULL;
 	o->dump_size = 0;
@@ -51,13 +51,13 @@ static bool same_warnings(const struct pc_ctx *a, const struct pc_ctx *b)
 	return true;
 }
 
-void fuzz_spt_check_halves(const uint8_t *data, size_t size)
+void fuzz_check_halves(const struct pc_reader *reader, const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_temp_file(0, data, size);
 	struct outcome halves, one;
 
-	read_file(path, 2, &halves);
-	read_file(path, 1, &one);
+	read_file(reader, path, 2, &halves);
+	read_file(reader, path, 1, &one);
 	if (halves.rc != one.rc || !same_warnings(&halves.ctx, &one.ctx))
 		abort();
 	if (halves.rc && (strcmp(halves.ctx.err.message, one.ctx.err.message) ||
