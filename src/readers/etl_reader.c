@@ -73,7 +73,6 @@
  * per stack event of at least 40 bytes) stay below 2^31.
  */
 #define PARALLEL_MIN_BYTES ((uint64_t)4 << 20)
-#define PARALLEL_MIN_SAMPLES 65536 /* sorted on a thread of their own */
 #define PARALLEL_MAX_BYTES ((uint64_t)1 << 36)
 #define SECOND_RANGE_SEQ 0x80000000u /* a raw sequence id of the second range */
 
@@ -580,19 +579,9 @@ static size_t definition_from(const struct etl_reader *r, size_t first, uint64_t
 }
 
 /*
- * Sorts the key definitions by key, then time; those that tie stay in file
- * order (glibc's qsort is a merge sort below a quarter of the memory), as
- * merge_keys keeps them across the ranges.
- */
-static void sort_keys(struct etl_reader *r)
-{
-	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
-}
-
-/*
  * A key reference takes the first definition of its key at or after its
- * own time (the definitions sorted by sort_keys): found from the key's
- * first definition (an index of them).
+ * own time (the definitions sorted by sort_collected): found from the
+ * key's first definition (an index of them).
  */
 static void resolve_keys(struct etl_reader *r)
 {
@@ -1182,36 +1171,19 @@ static void reader_release(struct etl_reader *r)
 	pc_index_release(&r->stack_memo_index);
 }
 
-/* Sorts the samples by time and thread, and the Thread events by thread and time. */
-static void *sort_samples(void *arg)
-{
-	struct etl_reader *r = arg;
-
-	/* a processor's buffers hold its events in time order, or nearly */
-	pc_sort_streams(r->samples, r->nsamples, sizeof(*r->samples), offsetof(struct sample, cpu),
-			compare_samples);
-	sort_items(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
-	return NULL;
-}
-
 /*
- * Resolves the key references and puts the fragments and the samples in
- * order, the samples on a thread of their own when there are enough of
- * them to gain by it (the two touch nothing in common).
+ * Puts what a reader collected in order: the key definitions by key, then
+ * time (ties stay in file order: glibc's qsort is a merge sort below a
+ * quarter of the memory), the fragments and the samples by time and thread
+ * (a processor's buffers hold its events in time order, or nearly).
  */
-static void order_events(struct etl_reader *r)
+static void sort_collected(struct etl_reader *r)
 {
-	struct pc_threads *thread = NULL;
-
-	if (pc_ctx_threads(r->ctx) >= 2 && r->nsamples >= PARALLEL_MIN_SAMPLES)
-		thread = pc_threads_start(1, sort_samples, (void *const[]){ r }, false);
-	resolve_keys(r);
+	sort_items(r->keys, r->nkeys, sizeof(*r->keys), compare_keys);
 	pc_sort_streams(r->fragments, r->nfragments, sizeof(*r->fragments),
 			offsetof(struct fragment, cpu), compare_fragments);
-	if (!thread || !pc_threads_count(thread))
-		sort_samples(r);
-	if (thread)
-		pc_threads_join(thread);
+	pc_sort_streams(r->samples, r->nsamples, sizeof(*r->samples), offsetof(struct sample, cpu),
+			compare_samples);
 }
 
 /* ---- two ranges at once ---- */
@@ -1239,22 +1211,32 @@ static void *read_second_range(void *arg)
 
 	s->ret = etl_read_range(&s->ctx, &s->in, &s->split, on_event, &s->r, &s->stats);
 	if (!s->ret)
-		sort_keys(&s->r);
+		sort_collected(&s->r);
 	return NULL;
 }
 
 /*
- * Appends the nmore items of *more to *items (n of them, room for *cap)
- * and frees *more at once, so that only one array is held twice at a time.
+ * Merges the nmore items of *more into *items (n of them, room for *cap),
+ * both sorted by compare, from the back, in place: those of *items first
+ * where they tie, as a stable sort of both in file order places them.
+ * Frees *more at once, so that only one array is held twice at a time.
  */
-static void take_items(void *items, size_t *n, size_t *cap, void *more, size_t *nmore,
-		       size_t size)
+static void merge_items(void *items, size_t *n, size_t *cap, void *more, size_t *nmore,
+			size_t size, int (*compare)(const void *, const void *))
 {
-	char **from = more;
+	char **from = more, *to;
+	size_t i = *n, j = *nmore, k = *n + *nmore;
 
-	if (*nmore) {
-		pc_grow(items, cap, *n + *nmore, size);
-		memcpy(*(char **)items + *n * size, *from, *nmore * size);
+	if (j) {
+		pc_grow(items, cap, k, size);
+		to = *(char **)items;
+		while (j > 0 && i > 0) {
+			if (compare(to + (i - 1) * size, *from + (j - 1) * size) > 0)
+				memcpy(to + --k * size, to + --i * size, size);
+			else
+				memcpy(to + --k * size, *from + --j * size, size);
+		}
+		memcpy(to, *from, j * size); /* what is left of *more goes first */
 		*n += *nmore;
 	}
 	free(*from);
@@ -1263,49 +1245,22 @@ static void take_items(void *items, size_t *n, size_t *cap, void *more, size_t *
 }
 
 /*
- * The key definitions of both ranges, each sorted by sort_keys, merged
- * into r's: those of the first range first where they tie, as a stable
- * sort of them all in file order places them.
- */
-static void merge_keys(struct etl_reader *r, struct etl_reader *second)
-{
-	size_t n = r->nkeys + second->nkeys, i = 0, j = 0, k = 0;
-	struct key_definition *keys;
-
-	if (!second->nkeys)
-		return;
-	keys = pc_xmalloc(n * sizeof(*keys));
-	while (i < r->nkeys && j < second->nkeys)
-		keys[k++] = compare_keys(&second->keys[j], &r->keys[i]) < 0 ? second->keys[j++] :
-									     r->keys[i++];
-	while (i < r->nkeys)
-		keys[k++] = r->keys[i++];
-	while (j < second->nkeys)
-		keys[k++] = second->keys[j++];
-	free(r->keys);
-	free(second->keys);
-	second->keys = NULL;
-	second->nkeys = 0;
-	r->keys = keys;
-	r->nkeys = r->keys_cap = n;
-}
-
-/*
- * What the second range read, after the first range's: its samples and
- * fragments appended (the arrays as a sequential read makes them, in file
- * order, but for the sequence ids), its key definitions merged, its raw
- * sequences kept beside the first's, and the events it left handled now,
- * in order.
+ * What the second range read, after the first range's: its samples,
+ * fragments and key definitions, each range's sorted by sort_collected,
+ * merged into the first's (the arrays a sequential read sorts, but for
+ * the sequence ids), its raw sequences kept beside the first's, and the
+ * events it left handled now, in order.
  */
 static void take_second_range(struct etl_reader *r, struct second_range *s)
 {
 	struct deferred *d = &s->deferred;
 
-	take_items(&r->samples, &r->nsamples, &r->samples_cap, &s->r.samples, &s->r.nsamples,
-		   sizeof(*r->samples));
-	take_items(&r->fragments, &r->nfragments, &r->fragments_cap, &s->r.fragments,
-		   &s->r.nfragments, sizeof(*r->fragments));
-	merge_keys(r, &s->r);
+	merge_items(&r->samples, &r->nsamples, &r->samples_cap, &s->r.samples, &s->r.nsamples,
+		    sizeof(*r->samples), compare_samples);
+	merge_items(&r->fragments, &r->nfragments, &r->fragments_cap, &s->r.fragments,
+		    &s->r.nfragments, sizeof(*r->fragments), compare_fragments);
+	merge_items(&r->keys, &r->nkeys, &r->keys_cap, &s->r.keys, &s->r.nkeys, sizeof(*r->keys),
+		    compare_keys);
 	pc_seqs_release(&r->raw_second);
 	r->raw_second = s->r.raw;
 	pc_seqs_init(&s->r.raw);
@@ -1369,7 +1324,7 @@ static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
 	first.progress_ranges = 2;
 	ret = etl_read_events(r->ctx, &first, on_event, r, stats);
 	if (!ret)
-		sort_keys(r);
+		sort_collected(r);
 	pc_threads_join(thread);
 	if (ret) {
 		in->io_errno = first.io_errno; /* a read error: the pipeline says so */
@@ -1402,10 +1357,12 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	ret = read_in_parallel(&r, in, &stats);
 	if (ret > 0) {
 		ret = etl_read_events(ctx, in, on_event, &r, &stats);
-		sort_keys(&r);
+		if (!ret)
+			sort_collected(&r);
 	}
 	if (!ret) {
-		order_events(&r);
+		resolve_keys(&r);
+		sort_items(r.threads, r.nthreads, sizeof(*r.threads), compare_threads);
 		attach_pdbs(&r);
 		ret = emit_samples(&r);
 	}
