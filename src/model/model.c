@@ -676,12 +676,18 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
 			      size_t column, uint64_t count, size_t *index)
 {
-	size_t at;
+	if (column >= m->ncolumns)
+		return -1;
+	*index = find_or_add_sample(m, sample);
+	return pc_model_add_to_sample(m, *index, column, count);
+}
+
+int pc_model_add_to_sample(struct pc_model *m, size_t at, size_t column, uint64_t count)
+{
 	uint64_t *value;
 
 	if (column >= m->ncolumns)
 		return -1;
-	at = *index = find_or_add_sample(m, sample);
 	value = (uint64_t *)pc_model_values(m, at) + column;
 	if (count > PC_COUNT_MAX - *value)
 		return -1;

@@ -233,6 +233,8 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 /* pc_model_add_sample that gives the sample's index (valid until finalize) in *index. */
 int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
 			      size_t column, uint64_t count, size_t *index);
+/* Adds count to one column of the sample at index (as above, before finalize); -1 as above. */
+int pc_model_add_to_sample(struct pc_model *m, size_t index, size_t column, uint64_t count);
 /*
  * Each sample's time, for a time filter (--time) and a timeline
  * (.cpuprofile): once pc_model_keep_times is called, the model records

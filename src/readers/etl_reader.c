@@ -1048,14 +1048,25 @@ static int64_t ticks_to_nanos(const struct etl_reader *r, uint64_t ticks)
 	return (int64_t)(whole * 1000000000u + part * 1000000000u / r->perf_freq);
 }
 
-/* Adds count to one column of sample, at its time when the trace gives a clock. */
-static int add_sample(struct etl_reader *r, const struct sample *s, const struct pc_sample *sample,
-		      int column, uint64_t count)
+/*
+ * Adds the sample's count and CPU time (one lookup of the sample for both
+ * columns), at its time when the trace gives a clock.
+ */
+static int add_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
+		      const struct pc_sample *sample)
 {
+	size_t at;
+	int64_t nanos;
+
+	if (pc_model_add_sample_index(r->m, sample, (size_t)e->col_samples, 1, &at) ||
+	    pc_model_add_to_sample(r->m, at, (size_t)e->col_cpu, e->ns_per_sample))
+		return -1;
 	if (!r->perf_freq || r->perf_freq > UINT64_MAX / 1000000000u)
-		return pc_model_add_sample(r->m, sample, (size_t)column, count);
-	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count,
-					 ticks_to_nanos(r, s->time));
+		return 0;
+	nanos = ticks_to_nanos(r, s->time);
+	pc_model_add_time(r->m, at, (size_t)e->col_samples, 1, nanos);
+	pc_model_add_time(r->m, at, (size_t)e->col_cpu, e->ns_per_sample, nanos);
+	return 0;
 }
 
 static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
@@ -1075,8 +1086,7 @@ static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sam
 	}
 	sample.stack = sample_stack(r, e, s, kernel, user, has_pid ? (int32_t)pid : -1);
 	sample.labels = labels_for(r, e, has_pid, pid, s->tid, s->time);
-	if (add_sample(r, s, &sample, e->col_samples, 1) ||
-	    add_sample(r, s, &sample, e->col_cpu, e->ns_per_sample))
+	if (add_sample(r, e, s, &sample))
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "the sample counts pass 2^63-1");
 	return 0;
 }

@@ -349,6 +349,28 @@ static void test_count_overflow_refused(void **state)
 	assert_int_equal(pc_model_add_arc(m, 1, 2, PC_ARC_CALL, 1), -1);
 }
 
+/* A sample's index adds to its other columns without a lookup, within the same limits. */
+static void test_add_to_sample_by_index(void **state)
+{
+	struct pc_model *m = *state;
+	uint32_t f = frame_at(m, 0, 0x40);
+	struct pc_sample s = { .stack = pc_model_add_stack(m, &f, 1) };
+	size_t at;
+
+	pc_model_add_column(m, "samples", "count");
+	pc_model_add_column(m, "cpu", "nanoseconds");
+	assert_int_equal(pc_model_add_sample_index(m, &s, 0, 1, &at), 0);
+	assert_int_equal(pc_model_add_to_sample(m, at, 1, 1000), 0);
+	assert_int_equal(pc_model_add_sample_index(m, &s, 0, 1, &at), 0);
+	assert_int_equal(pc_model_add_to_sample(m, at, 1, 1000), 0);
+	assert_int_equal(pc_model_nsamples(m), 1);
+	assert_int_equal(pc_model_values(m, at)[0], 2);
+	assert_int_equal(pc_model_values(m, at)[1], 2000);
+	assert_int_equal(pc_model_add_to_sample(m, at, 2, 1), -1);
+	assert_int_equal(pc_model_add_to_sample(m, at, 1, PC_COUNT_MAX), -1);
+	assert_int_equal(pc_model_values(m, at)[1], 2000);
+}
+
 static void test_column_limit(void **state)
 {
 	struct pc_model *m = *state;
@@ -612,6 +634,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_label_sets_sorted_by_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_branches_keep_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_merge_and_columns_grow, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_to_sample_by_index, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_count_overflow_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
