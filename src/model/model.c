@@ -673,22 +673,11 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 	return pc_model_add_sample_index(m, sample, column, count, &at);
 }
 
-int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
-			      size_t column, uint64_t count, size_t *index)
+/* Adds count to one column (in range) of sample at; -1 when the sum would pass PC_COUNT_MAX. */
+static int add_to_sample(struct pc_model *m, size_t at, size_t column, uint64_t count)
 {
-	if (column >= m->ncolumns)
-		return -1;
-	*index = find_or_add_sample(m, sample);
-	return pc_model_add_to_sample(m, *index, column, count);
-}
+	uint64_t *value = (uint64_t *)pc_model_values(m, at) + column;
 
-int pc_model_add_to_sample(struct pc_model *m, size_t at, size_t column, uint64_t count)
-{
-	uint64_t *value;
-
-	if (column >= m->ncolumns)
-		return -1;
-	value = (uint64_t *)pc_model_values(m, at) + column;
 	if (count > PC_COUNT_MAX - *value)
 		return -1;
 	if (m->sample_rows[at] & PC_ROW_SHARED) { /* copy on write */
@@ -696,6 +685,38 @@ int pc_model_add_to_sample(struct pc_model *m, size_t at, size_t column, uint64_
 		value = (uint64_t *)pc_model_values(m, at) + column;
 	}
 	*value += count;
+	return 0;
+}
+
+int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
+			      size_t column, uint64_t count, size_t *index)
+{
+	if (column >= m->ncolumns)
+		return -1;
+	*index = find_or_add_sample(m, sample);
+	return add_to_sample(m, *index, column, count);
+}
+
+int pc_model_add_sample_counts(struct pc_model *m, const struct pc_sample *sample,
+			       const struct pc_column_count *counts, size_t n,
+			       const int64_t *time_nanos)
+{
+	const uint64_t *values;
+	size_t at;
+
+	for (size_t i = 0; i < n; i++)
+		if (counts[i].column >= m->ncolumns)
+			return -1;
+	at = find_or_add_sample(m, sample);
+	values = pc_model_values(m, at);
+	for (size_t i = 0; i < n; i++)
+		if (counts[i].count > PC_COUNT_MAX - values[counts[i].column])
+			return -1;
+	for (size_t i = 0; i < n; i++) {
+		add_to_sample(m, at, counts[i].column, counts[i].count);
+		if (time_nanos)
+			pc_model_add_time(m, at, counts[i].column, counts[i].count, *time_nanos);
+	}
 	return 0;
 }
 

@@ -233,8 +233,6 @@ int pc_model_add_sample(struct pc_model *m, const struct pc_sample *sample,
 /* pc_model_add_sample that gives the sample's index (valid until finalize) in *index. */
 int pc_model_add_sample_index(struct pc_model *m, const struct pc_sample *sample,
 			      size_t column, uint64_t count, size_t *index);
-/* Adds count to one column of the sample at index (as above, before finalize); -1 as above. */
-int pc_model_add_to_sample(struct pc_model *m, size_t index, size_t column, uint64_t count);
 /*
  * Each sample's time, for a time filter (--time) and a timeline
  * (.cpuprofile): once pc_model_keep_times is called, the model records
@@ -251,6 +249,20 @@ int pc_model_add_timed_sample(struct pc_model *m, const struct pc_sample *sample
 			      size_t column, uint64_t count, int64_t time_nanos);
 void pc_model_add_time(struct pc_model *m, size_t index, size_t column, uint64_t count,
 		       int64_t time_nanos);
+/*
+ * Adds counts to one sample, each to its column (distinct columns: an
+ * event's samples and weight), with one lookup of the sample; at
+ * *time_nanos, as pc_model_add_timed_sample records it, unless time_nanos
+ * is NULL. -1, with nothing added, when a column is out of range or a sum
+ * would pass PC_COUNT_MAX.
+ */
+struct pc_column_count {
+	size_t column;
+	uint64_t count;
+};
+int pc_model_add_sample_counts(struct pc_model *m, const struct pc_sample *sample,
+			       const struct pc_column_count *counts, size_t n,
+			       const int64_t *time_nanos);
 /*
  * Bulk building, for a reader that has merged what it adds (the SPT
  * reader's counted IP hits): pc_model_reserve makes room for that many

@@ -1048,25 +1048,19 @@ static int64_t ticks_to_nanos(const struct etl_reader *r, uint64_t ticks)
 	return (int64_t)(whole * 1000000000u + part * 1000000000u / r->perf_freq);
 }
 
-/*
- * Adds the sample's count and CPU time (one lookup of the sample for both
- * columns), at its time when the trace gives a clock.
- */
+/* Adds the sample's count and CPU time, at its time when the trace gives a clock. */
 static int add_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
 		      const struct pc_sample *sample)
 {
-	size_t at;
+	const struct pc_column_count counts[2] = {
+		{ (size_t)e->col_samples, 1 }, { (size_t)e->col_cpu, e->ns_per_sample },
+	};
 	int64_t nanos;
 
-	if (pc_model_add_sample_index(r->m, sample, (size_t)e->col_samples, 1, &at) ||
-	    pc_model_add_to_sample(r->m, at, (size_t)e->col_cpu, e->ns_per_sample))
-		return -1;
 	if (!r->perf_freq || r->perf_freq > UINT64_MAX / 1000000000u)
-		return 0;
+		return pc_model_add_sample_counts(r->m, sample, counts, 2, NULL);
 	nanos = ticks_to_nanos(r, s->time);
-	pc_model_add_time(r->m, at, (size_t)e->col_samples, 1, nanos);
-	pc_model_add_time(r->m, at, (size_t)e->col_cpu, e->ns_per_sample, nanos);
-	return 0;
+	return pc_model_add_sample_counts(r->m, sample, counts, 2, &nanos);
 }
 
 static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,

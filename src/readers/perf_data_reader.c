@@ -767,13 +767,17 @@ static void note_time(struct pd_reader *r, uint64_t time)
 	r->any_time = true;
 }
 
-/* Adds count to one column of sample, at the record's time when it has one. */
+/* Adds a sample to the two columns of its event, at the record's time when it has one. */
 static int add_sample(struct pd_reader *r, const struct pd_attr *a, const struct pd_sample *s,
-		      const struct pc_sample *sample, int column, uint64_t count)
+		      const struct pc_sample *sample, const struct perf_event_columns *ev)
 {
-	if (!(a->sample_type & PERF_SAMPLE_TIME) || s->time > (uint64_t)INT64_MAX)
-		return pc_model_add_sample(r->m, sample, (size_t)column, count);
-	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count, (int64_t)s->time);
+	const struct pc_column_count counts[2] = {
+		{ (size_t)ev->col_sample, 1 }, { (size_t)ev->col_event, s->period },
+	};
+	int64_t time = (int64_t)s->time;
+	bool timed = (a->sample_type & PERF_SAMPLE_TIME) && s->time <= (uint64_t)INT64_MAX;
+
+	return pc_model_add_sample_counts(r->m, sample, counts, 2, timed ? &time : NULL);
 }
 
 static int on_sample(struct pd_reader *r, const struct pd_record *rec)
@@ -804,8 +808,7 @@ static int on_sample(struct pd_reader *r, const struct pd_record *rec)
 	sample.labels = thread_labels(r, a, &s, t);
 	sample.branches = branch_stack(r, sp, &s);
 	sample.stack = pc_model_add_stack(r->m, r->frames, n);
-	if (add_sample(r, a, &s, &sample, ev->col_sample, 1) ||
-	    add_sample(r, a, &s, &sample, ev->col_event, s.period))
+	if (add_sample(r, a, &s, &sample, ev))
 		return pd_fail_record(r->file, rec, "the counts of event '%s' pass 2^63-1",
 				      pc_str(r->m, ev->name));
 	perf_event_note(ev, true, s.period, 1, s.period);

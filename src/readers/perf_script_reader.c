@@ -162,22 +162,15 @@ static int make_columns(struct ps_reader *r, size_t i)
 	return 0;
 }
 
-/* Adds count to one column of the sample, at its time when it has one. */
-static int add_to_column(struct ps_reader *r, const struct pc_sample *sample, int column,
-			 uint64_t count, const struct ps_taken *p)
-{
-	if (!p->has_time)
-		return pc_model_add_sample(r->m, sample, (size_t)column, count);
-	return pc_model_add_timed_sample(r->m, sample, (size_t)column, count, p->time_ns);
-}
-
-/* Adds a sample, repeat times, to the two columns of its event. */
+/* Adds a sample, repeat times, to the two columns of its event, at its time when it has one. */
 static int add_to_columns(struct ps_reader *r, const struct ps_taken *p)
 {
 	const struct perf_event_columns *ev = &r->events[p->event];
+	const struct pc_column_count counts[2] = {
+		{ (size_t)ev->col_sample, p->repeat }, { (size_t)ev->col_event, p->value * p->repeat },
+	};
 
-	if (add_to_column(r, &p->sample, ev->col_sample, p->repeat, p) ||
-	    add_to_column(r, &p->sample, ev->col_event, p->value * p->repeat, p))
+	if (pc_model_add_sample_counts(r->m, &p->sample, counts, 2, p->has_time ? &p->time_ns : NULL))
 		return pc_fail_line(&r->ctx->err, PS_FORMAT, p->line, 1,
 				    "the counts of event '%s' pass 2^63-1", pc_str(r->m, ev->name));
 	return 0;

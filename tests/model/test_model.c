@@ -349,26 +349,35 @@ static void test_count_overflow_refused(void **state)
 	assert_int_equal(pc_model_add_arc(m, 1, 2, PC_ARC_CALL, 1), -1);
 }
 
-/* A sample's index adds to its other columns without a lookup, within the same limits. */
-static void test_add_to_sample_by_index(void **state)
+/* Counts go to their columns of one sample, with its time, or none when one cannot. */
+static void test_add_sample_counts(void **state)
 {
 	struct pc_model *m = *state;
 	uint32_t f = frame_at(m, 0, 0x40);
 	struct pc_sample s = { .stack = pc_model_add_stack(m, &f, 1) };
-	size_t at;
+	struct pc_column_count counts[2] = { { 0, 1 }, { 1, 1000 } };
+	int64_t time = 42;
 
+	pc_model_keep_times(m);
 	pc_model_add_column(m, "samples", "count");
 	pc_model_add_column(m, "cpu", "nanoseconds");
-	assert_int_equal(pc_model_add_sample_index(m, &s, 0, 1, &at), 0);
-	assert_int_equal(pc_model_add_to_sample(m, at, 1, 1000), 0);
-	assert_int_equal(pc_model_add_sample_index(m, &s, 0, 1, &at), 0);
-	assert_int_equal(pc_model_add_to_sample(m, at, 1, 1000), 0);
+	assert_int_equal(pc_model_add_sample_counts(m, &s, counts, 2, &time), 0);
+	assert_int_equal(pc_model_add_sample_counts(m, &s, counts, 2, NULL), 0);
 	assert_int_equal(pc_model_nsamples(m), 1);
-	assert_int_equal(pc_model_values(m, at)[0], 2);
-	assert_int_equal(pc_model_values(m, at)[1], 2000);
-	assert_int_equal(pc_model_add_to_sample(m, at, 2, 1), -1);
-	assert_int_equal(pc_model_add_to_sample(m, at, 1, PC_COUNT_MAX), -1);
-	assert_int_equal(pc_model_values(m, at)[1], 2000);
+	assert_int_equal(pc_model_values(m, 0)[0], 2);
+	assert_int_equal(pc_model_values(m, 0)[1], 2000);
+	assert_int_equal(pc_model_ntimed(m), 2);
+	assert_int_equal(pc_model_timed(m, 0)->column, 0);
+	assert_int_equal(pc_model_timed(m, 1)->column, 1);
+	assert_int_equal(pc_model_timed(m, 1)->count, 1000);
+	assert_int_equal(pc_model_timed(m, 1)->time, 42);
+	counts[1].count = PC_COUNT_MAX; /* the second passes the limit: neither is added */
+	assert_int_equal(pc_model_add_sample_counts(m, &s, counts, 2, &time), -1);
+	counts[1] = (struct pc_column_count){ 2, 1 }; /* no such column */
+	assert_int_equal(pc_model_add_sample_counts(m, &s, counts, 2, &time), -1);
+	assert_int_equal(pc_model_values(m, 0)[0], 2);
+	assert_int_equal(pc_model_values(m, 0)[1], 2000);
+	assert_int_equal(pc_model_ntimed(m), 2);
 }
 
 static void test_column_limit(void **state)
@@ -634,7 +643,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_label_sets_sorted_by_key, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_branches_keep_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_samples_merge_and_columns_grow, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_add_to_sample_by_index, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_add_sample_counts, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_count_overflow_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_column_limit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_finalize_orders_by_content, setup, teardown),
