@@ -68,6 +68,12 @@ void pc_input_open_range(struct pc_input *in, const struct pc_input *file,
 	in->data = in->buf;
 }
 
+bool pc_input_is_whole_file(const struct pc_input *in)
+{
+	return in->fd >= 0 && in->size != PC_SIZE_UNKNOWN && !in->positioned &&
+	       lseek(in->fd, 0, SEEK_CUR) == (off_t)(in->data_offset + in->end);
+}
+
 void pc_input_close(struct pc_input *in)
 {
 	if (in->owns_fd && in->fd >= 0)

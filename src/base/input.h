@@ -45,6 +45,14 @@ void pc_input_from_memory(struct pc_input *in, const char *name,
  */
 void pc_input_open_range(struct pc_input *in, const struct pc_input *file,
 			 uint64_t start, uint64_t end);
+/*
+ * Whether in reads a regular file of known size whose offsets are the
+ * file's own (so that ranges of it may be read by pc_input_open_range): a
+ * file opened by path, or standard input redirected from a file at its
+ * start; not standard input that was at another offset, a pipe, memory or
+ * a range.
+ */
+bool pc_input_is_whole_file(const struct pc_input *in);
 void pc_input_close(struct pc_input *in);
 
 /*

@@ -313,6 +313,10 @@ static int read_buffers(struct etl_reader_state *s)
 
 		s->offset = pc_input_offset(s->in);
 		got = pc_input_fill(s->in, ETL_BUFFER_HEADER_BYTES, &b);
+		if (!got && s->in->io_errno) {
+			ret = fail(s, "a read error before the buffer: %s", strerror(s->in->io_errno));
+			break;
+		}
 		if (!got)
 			break;
 		if (got < ETL_BUFFER_HEADER_BYTES) {
@@ -357,18 +361,20 @@ int etl_read_events(struct pc_ctx *ctx, struct pc_input *in, etl_event_fn fn, vo
 /* ---- two ranges at once ---- */
 
 /*
- * The state of the trace after its first buffer, which must hold its first
- * event (the EventTrace header, whose LogFileMode says whether buffers may
- * be compressed): false when it does not, or cannot be read.
+ * The state that the trace's first buffer sets, as read_buffer and
+ * note_trace_header set it: false unless that buffer is plain and starts
+ * with an event whose header decodes (the EventTrace header, whose
+ * LogFileMode says whether buffers may be compressed).
  */
 static bool first_buffer_state(const struct pc_input *in, struct etl_split *split,
 			       uint32_t *size)
 {
-	uint8_t head[ETL_BUFFER_HEADER_BYTES + 0x20 + 36];
+	uint8_t head[ETL_BUFFER_HEADER_BYTES + 0x20 + 36]; /* up to LogFileMode */
+	struct etl_reader_state s = { 0 };
 	const struct header_form *form;
 	struct etl_event ev = { 0 };
-	uint32_t filled;
 	size_t event_size;
+	uint32_t filled;
 
 	if (pread(in->fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
 		return false;
@@ -376,16 +382,18 @@ static bool first_buffer_state(const struct pc_input *in, struct etl_split *spli
 	filled = pc_le32(head + 0x30);
 	form = form_of(head[ETL_BUFFER_HEADER_BYTES + 2]);
 	if (*size < sizeof(head) || *size > MAX_BUFFER_BYTES || filled < sizeof(head) ||
-	    filled > *size || (le16(head + 0x34) & FLAG_COMPRESSED) ||
-	    le16(head + 0x36) != HEADER_BUFFER_TYPE || !form || form->kind != ETL_SYSTEM)
+	    filled > *size || (le16(head + 0x34) & FLAG_COMPRESSED) || !form)
 		return false;
-	event_size = le16(head + ETL_BUFFER_HEADER_BYTES + 4);
+	event_size = form->size_at_4 ? le16(head + ETL_BUFFER_HEADER_BYTES + 4) :
+				       le16(head + ETL_BUFFER_HEADER_BYTES);
 	if (event_size > sizeof(head) - ETL_BUFFER_HEADER_BYTES)
 		event_size = sizeof(head) - ETL_BUFFER_HEADER_BYTES;
-	if (!decode_event(form, head + ETL_BUFFER_HEADER_BYTES, event_size, &ev) || ev.hook != 0)
+	if (!decode_event(form, head + ETL_BUFFER_HEADER_BYTES, event_size, &ev))
 		return false;
-	split->compression = pc_le32(head + 0x2C) & 0xFFFF;
-	split->compressed_mode = (etl_u32(&ev, 32) & COMPRESSED_MODE) != 0;
+	note_trace_header(&s, &ev);
+	split->compression = le16(head + 0x36) == HEADER_BUFFER_TYPE ? pc_le32(head + 0x2C) & 0xFFFF
+								     : 0;
+	split->compressed_mode = s.compressed_mode;
 	return true;
 }
 
@@ -394,7 +402,7 @@ bool etl_find_split(const struct pc_input *in, struct etl_split *split)
 	uint64_t at, middle = in->size / 2;
 	uint32_t size;
 
-	if (in->fd < 0 || in->size == PC_SIZE_UNKNOWN || !first_buffer_state(in, split, &size))
+	if (!first_buffer_state(in, split, &size))
 		return false;
 	at = size;
 	for (unsigned hops = 0; at < middle; hops++) {
@@ -412,12 +420,12 @@ bool etl_find_split(const struct pc_input *in, struct etl_split *split)
 	return at < in->size;
 }
 
-int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *from,
+int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *split,
 		   etl_event_fn fn, void *data, struct etl_file_stats *stats)
 {
 	struct etl_reader_state s = {
 		.ctx = ctx, .in = in, .fn = fn, .data = data, .stats = stats,
-		.compression = from->compression, .compressed_mode = from->compressed_mode,
+		.compression = split->compression, .compressed_mode = split->compressed_mode,
 		.first_event_seen = true, .past_first_buffer = true,
 	};
 

@@ -79,18 +79,18 @@ struct etl_split {
 };
 
 /*
- * False when in is not a regular file, when its first buffer is not a
- * plain header buffer that starts with the EventTrace header, or when a
+ * For in, a whole regular file (pc_input_is_whole_file). False when its
+ * first buffer is not plain or does not start with an event, or when a
  * buffer size on the way is out of range (a sequential read then reports
  * it); the cut is then not made.
  */
 bool etl_find_split(const struct pc_input *in, struct etl_split *split);
 /*
- * etl_read_events for a range that starts at from->at (in opened with
+ * etl_read_events for a range that starts at split->at (in opened with
  * pc_input_open_range): no "empty input" error, and the state of the
- * trace's first buffer taken from from.
+ * trace's first buffer taken from split.
  */
-int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *from,
+int etl_read_range(struct pc_ctx *ctx, struct pc_input *in, const struct etl_split *split,
 		   etl_event_fn fn, void *data, struct etl_file_stats *stats);
 /* Adds the counts of from to into. */
 void etl_add_stats(struct etl_file_stats *into, const struct etl_file_stats *from);

@@ -69,12 +69,16 @@
 #define MAX_STACK 1024
 /*
  * A regular file this big or bigger is read in two ranges at once (see
- * read_in_parallel); below 64 GiB, where each range's raw sequences (one
- * per stack event of at least 40 bytes) stay below 2^31.
+ * read_in_parallel). The second range's raw sequence ids carry
+ * SECOND_RANGE_SEQ, so each range holds fewer than ETL_RANGE_SEQS_MAX of them;
+ * a range that would hold more makes the file read again sequentially
+ * (the fuzz build lowers the bound to reach that path).
  */
 #define PARALLEL_MIN_BYTES ((uint64_t)4 << 20)
-#define PARALLEL_MAX_BYTES ((uint64_t)1 << 36)
-#define SECOND_RANGE_SEQ 0x80000000u /* a raw sequence id of the second range */
+#define SECOND_RANGE_SEQ 0x80000000u
+#ifndef ETL_RANGE_SEQS_MAX
+#define ETL_RANGE_SEQS_MAX SECOND_RANGE_SEQ
+#endif
 
 /* KernelTraceControl's class GUID b3e675d7-2554-4f18-830b-2762732560de, as stored. */
 static const uint8_t kernel_trace_control[16] = {
@@ -179,7 +183,7 @@ struct deferred_event {
 	size_t payload_at;
 };
 
-/* The events of the second range, other than samples, stacks and key definitions. */
+/* The events of the second range that its reader leaves to the first's. */
 struct deferred {
 	struct deferred_event *events;
 	size_t n, cap;
@@ -204,6 +208,8 @@ struct etl_reader {
 	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */
 	struct pc_seqs raw_second;  /* the second range's: ids with SECOND_RANGE_SEQ */
 	uint32_t seq_tag;           /* SECOND_RANGE_SEQ for the second range's reader */
+	bool in_range;              /* reading one of two ranges: ETL_RANGE_SEQS_MAX holds */
+	bool range_seqs_full;       /* ... and a sequence was past it */
 	struct deferred *deferred;  /* the second range's reader: what it leaves */
 	uint32_t raw_scratch[2 * MAX_STACK];
 	struct reuse_gauge raw_reuse; /* given up: sequences appended, not interned */
@@ -256,6 +262,11 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 	*count = (uint32_t)n;
 	if (!n)
 		return 0;
+	if (r->in_range && r->raw.count >= ETL_RANGE_SEQS_MAX) {
+		r->range_seqs_full = true; /* the ranges are given up */
+		*count = 0;
+		return 0;
+	}
 	if (!r->raw_reuse.given_up) {
 		size_t before = r->raw.count;
 		uint32_t seq = pc_seqs_add(&r->raw, r->raw_scratch, 2 * n);
@@ -1176,10 +1187,11 @@ static void reader_release(struct etl_reader *r)
 }
 
 /*
- * Puts what a reader collected in order: the key definitions by key, then
- * time (ties stay in file order: glibc's qsort is a merge sort below a
- * quarter of the memory), the fragments and the samples by time and thread
- * (a processor's buffers hold its events in time order, or nearly).
+ * Puts what a reader collected in order, stably: the key definitions by
+ * key, then time (glibc's qsort keeps ties in file order: a merge sort
+ * below a quarter of the memory; an index sort measured slower), the
+ * fragments and the samples by time and thread (a processor's buffers
+ * hold its events in time order, or nearly).
  */
 static void sort_collected(struct etl_reader *r)
 {
@@ -1285,11 +1297,26 @@ static void second_range_release(struct second_range *s)
 	free(s);
 }
 
+/* Forgets what r read, for a sequential read from the start. */
+static void reader_restart(struct etl_reader *r)
+{
+	struct etl_reader fresh = {
+		.ctx = r->ctx, .m = r->m, .pointer_size = 8,
+		.key_comm = r->key_comm, .key_pid = r->key_pid, .key_tid = r->key_tid,
+	};
+
+	reader_release(r);
+	*r = fresh;
+	pc_seqs_init(&r->raw);
+	pc_seqs_init(&r->raw_second);
+}
+
 /*
  * Reads in's buffers in two ranges at once (a thread for the second),
  * when in is a regular file of PARALLEL_MIN_BYTES or more that
  * etl_find_split can cut; the result is that of a sequential read, error
- * included (the first range's, else the second's). Returns 0, -1 (ctx->err
+ * included (the first range's, else the second's), or, when a range has
+ * too many raw sequences, none (r restarted). Returns 0, -1 (ctx->err
  * set), or 1: read in sequentially instead (in is untouched then).
  */
 static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
@@ -1301,16 +1328,15 @@ static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
 	struct etl_split split;
 	int ret;
 
-	if (pc_ctx_threads(r->ctx) < 2 || in->fd < 0 || in->size == PC_SIZE_UNKNOWN ||
-	    in->size < PARALLEL_MIN_BYTES || in->size >= PARALLEL_MAX_BYTES ||
-	    !etl_find_split(in, &split))
+	if (pc_ctx_threads(r->ctx) < 2 || !pc_input_is_whole_file(in) ||
+	    in->size < PARALLEL_MIN_BYTES || !etl_find_split(in, &split))
 		return 1;
 	second = pc_xcalloc(1, sizeof(*second));
 	pc_ctx_init(&second->ctx);
 	second->ctx.opt = r->ctx->opt;
 	second->split = split;
 	second->r = (struct etl_reader){ .ctx = &second->ctx, .pointer_size = 8,
-					 .seq_tag = SECOND_RANGE_SEQ,
+					 .seq_tag = SECOND_RANGE_SEQ, .in_range = true,
 					 .deferred = &second->deferred };
 	pc_seqs_init(&second->r.raw);
 	pc_seqs_init(&second->r.raw_second);
@@ -1323,6 +1349,7 @@ static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
 	}
 	if (r->ctx->threads_used < 2)
 		r->ctx->threads_used = 2;
+	r->in_range = true;
 	pc_input_open_range(&first, in, 0, split.at);
 	first.progress = in->progress;
 	first.progress_ranges = 2;
@@ -1330,7 +1357,12 @@ static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
 	if (!ret)
 		sort_collected(r);
 	pc_threads_join(thread);
-	if (ret) {
+	r->in_range = false;
+	if (r->range_seqs_full || second->r.range_seqs_full) {
+		pc_error_clear(&r->ctx->err);
+		reader_restart(r);
+		ret = 1;
+	} else if (ret) {
 		in->io_errno = first.io_errno; /* a read error: the pipeline says so */
 	} else if (second->ret) {
 		r->ctx->err = second->ctx.err;

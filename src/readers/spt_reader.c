@@ -686,7 +686,7 @@ static int decode_in_parallel(struct spt_aggregate *agg, const struct spt_file *
 	uint64_t split;
 	int ret = 1;
 
-	if (pc_ctx_threads(agg->ctx) < 2 || in->fd < 0 || in->size == PC_SIZE_UNKNOWN ||
+	if (pc_ctx_threads(agg->ctx) < 2 || !pc_input_is_whole_file(in) ||
 	    in->size < PARALLEL_MIN_BYTES || !(split = find_split(in, file->hdr.events_offset)))
 		return 1;
 	ranges = pc_xcalloc(2, sizeof(*ranges));

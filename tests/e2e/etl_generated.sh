@@ -19,7 +19,7 @@
 #   nosamples           rundown only
 #   large               5.7 MB in 64 KiB buffers, 5 of them compressed: past
 #                       the reader's 4 MiB, so that a file is read as two
-#                       ranges at once (standard input stays sequential)
+#                       ranges at once (a pipe stays sequential)
 # For each trace:
 #   - `convert -f etl -t folded` (and without -f: the probe) gives exactly
 #     EXPECTED.folded; --tid gives EXPECTED.tid.folded; --event cpu gives
@@ -168,11 +168,13 @@ case $mixed in
 esac
 
 # --- two ranges at once: large, a file past 4 MiB, is read on two threads ---
-# (its expected outputs were checked above, from the file and from stdin);
+# (its expected outputs were checked above, from the file and from a pipe);
 # the model and pprof are those of a sequential read (--threads 1), and a
 # trace broken in its second range fails with the same error, exit status
 # and no output: cut inside a buffer, a BufferSize out of range, a
 # compressed buffer whose events do not decompress to its filled bytes.
+# Standard input that starts inside a file (after another trace) is read
+# from where it starts, as a pipe would be.
 large="$tmp/large"
 checked=$((checked + 1))
 pc convert -v -f etl -t folded -o "$large.v.folded" "$large.etl" 2>"$large.v.err" ||
@@ -203,6 +205,13 @@ xpress = bytearray(data)
 struct.pack_into("<I", xpress, packed[0] + 0x30, packed[2] + 4096)
 write("xpress", xpress)
 PY
+checked=$((checked + 1))
+cat "$tmp/small.etl" "$large.etl" >"$large.after-small.etl"
+skip=$(wc -c <"$tmp/small.etl")
+{ dd bs="$skip" skip=1 count=0 status=none && pc convert -q -f etl -t folded \
+	-o "$large.offset.folded" -; } <"$large.after-small.etl" ||
+	fail "large: standard input after another trace failed"
+same "large: standard input after another trace" "$large.expected.folded" "$large.offset.folded"
 for case in cut size xpress; do
 	broken="$large-broken.$case.etl"
 	checked=$((checked + 1))
