@@ -189,9 +189,9 @@ int pc_read_opened(struct pc_ctx *ctx, struct pc_input *in, const struct pc_read
 	if (!reader)
 		return -1;
 	status = reader->read(ctx, in, m);
-	if (status && in->io_errno) {
+	if (in->io_errno) { /* a read error, whatever the reader made of the bytes it lost */
 		pc_error_clear(&ctx->err);
-		pc_input_check_io(in, &ctx->err);
+		status = pc_input_check_io(in, &ctx->err);
 	}
 	if (!status)
 		status = warn_no_samples(ctx, reader, m, before, said_before);

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 static char *write_temp(const void *data, size_t size)
@@ -128,6 +129,63 @@ static void test_ranges_of_one_file(void **state)
 	free(bytes);
 }
 
+/* Standard input (fd 0) made to read path from offset at (the saved fd 0 is returned). */
+static int stdin_from(const char *path, off_t at)
+{
+	int saved = dup(STDIN_FILENO), fd = open(path, O_RDONLY);
+
+	assert_true(saved >= 0 && fd >= 0);
+	assert_int_equal(lseek(fd, at, SEEK_SET), at);
+	assert_int_equal(dup2(fd, STDIN_FILENO), STDIN_FILENO);
+	close(fd);
+	return saved;
+}
+
+static void stdin_restore(int saved)
+{
+	assert_int_equal(dup2(saved, STDIN_FILENO), STDIN_FILENO);
+	close(saved);
+}
+
+/* Ranges only of a whole regular file: by path, or stdin from its start. */
+static void test_whole_file(void **state)
+{
+	static const char text[] = "0123456789abcdef";
+	struct pc_error err = { 0 };
+	struct pc_input in, range;
+	const uint8_t *data;
+	char *path = write_temp(text, sizeof(text) - 1);
+	int saved;
+
+	(void)state;
+	assert_int_equal(pc_input_open(&in, path, &err), 0);
+	assert_true(pc_input_is_whole_file(&in));
+	assert_true(pc_input_fill(&in, 4, &data) >= 4);
+	pc_input_consume(&in, 4);
+	assert_true(pc_input_is_whole_file(&in));
+	pc_input_open_range(&range, &in, 2, 8);
+	assert_false(pc_input_is_whole_file(&range));
+	pc_input_close(&range);
+	pc_input_close(&in);
+	saved = stdin_from(path, 0);
+	assert_int_equal(pc_input_open(&in, "-", &err), 0);
+	assert_true(pc_input_is_whole_file(&in));
+	pc_input_close(&in);
+	stdin_restore(saved);
+	saved = stdin_from(path, 5); /* stdin inside the file: its offsets are not the file's */
+	assert_int_equal(pc_input_open(&in, "-", &err), 0);
+	assert_false(pc_input_is_whole_file(&in));
+	assert_int_equal(pc_input_fill(&in, 16, &data), sizeof(text) - 1 - 5);
+	assert_int_equal(data[0], '5');
+	pc_input_close(&in);
+	stdin_restore(saved);
+	pc_input_from_memory(&in, "memory", text, sizeof(text) - 1);
+	assert_false(pc_input_is_whole_file(&in));
+	pc_input_close(&in);
+	unlink(path);
+	free(path);
+}
+
 static void test_missing_file_is_located_error(void **state)
 {
 	struct pc_error err = { 0 };
@@ -157,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_memory_input),
 		cmocka_unit_test(test_file_larger_than_window),
 		cmocka_unit_test(test_ranges_of_one_file),
+		cmocka_unit_test(test_whole_file),
 		cmocka_unit_test(test_missing_file_is_located_error),
 		cmocka_unit_test(test_directory_refused),
 	};
