@@ -10,12 +10,15 @@
  * key definitions are collected on its thread and its other events are
  * handled after the first range's. It must give what a sequential read
  * gives. Mutating 4 MiB inputs is slow, so an input is a small trace that
- * is blown up: the input, then 4 MiB of empty 64 KiB buffers (no events:
- * cheap to read), then the input again. The cut falls inside the filler,
- * so each range holds the fuzzed buffers: stack keys referenced in one
- * range and defined in the other, images, processes and threads of both,
- * malformed buffers on either side (the first range's error wins, as in
- * a sequential read). The file is read with two threads and with one
+ * is blown up: the input, then 4 MiB of empty buffers (no events: cheap to
+ * read), then the input again. Each range holds fuzzed buffers: stack keys
+ * referenced in one range and defined in the other, images, processes and
+ * threads of both, malformed buffers on either side (the first range's
+ * error wins, as in a sequential read). When the input's last byte is
+ * even, the filler is 64 KiB buffers and the cut falls among them; when it
+ * is odd, the filler is one buffer and the cut falls at the second copy of
+ * the input, whose first buffer (a header buffer, or a malformed one)
+ * starts the second range. The file is read with two threads and with one
  * (fuzz_check_halves): the same error and warnings, or the same model.
  */
 #include "support/halves.h"
@@ -30,7 +33,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	size_t total = 2 * size + FILLER_BYTES;
+	size_t total = 2 * size + FILLER_BYTES, buffer;
 	uint8_t *file;
 
 	if (size >= FUZZ_HALVES_MIN_BYTES)
@@ -39,9 +42,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!file)
 		abort();
 	memcpy(file, data, size);
-	for (size_t at = size; at < size + FILLER_BYTES; at += FILLER_BUFFER_BYTES) {
-		pc_put_le(file + at, FILLER_BUFFER_BYTES, 4);   /* BufferSize */
-		pc_put_le(file + at + 0x30, 0x48, 4);          /* filled: the header alone */
+	buffer = size && (data[size - 1] & 1) ? FILLER_BYTES : FILLER_BUFFER_BYTES;
+	for (size_t at = size; at < size + FILLER_BYTES; at += buffer) {
+		pc_put_le(file + at, buffer, 4);       /* BufferSize */
+		pc_put_le(file + at + 0x30, 0x48, 4); /* filled: the header alone */
 	}
 	memcpy(file + size + FILLER_BYTES, data, size);
 	fuzz_check_halves(&pc_etl_reader, file, total);
