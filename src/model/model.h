@@ -249,6 +249,11 @@ int pc_model_add_timed_sample(struct pc_model *m, const struct pc_sample *sample
 			      size_t column, uint64_t count, int64_t time_nanos);
 void pc_model_add_time(struct pc_model *m, size_t index, size_t column, uint64_t count,
 		       int64_t time_nanos);
+/* A count for one column of a sample. */
+struct pc_column_count {
+	size_t column;
+	uint64_t count;
+};
 /*
  * Adds counts to one sample, each to its column (distinct columns: an
  * event's samples and weight), with one lookup of the sample; at
@@ -256,10 +261,6 @@ void pc_model_add_time(struct pc_model *m, size_t index, size_t column, uint64_t
  * is NULL. -1, with nothing added, when a column is out of range or a sum
  * would pass PC_COUNT_MAX.
  */
-struct pc_column_count {
-	size_t column;
-	uint64_t count;
-};
 int pc_model_add_sample_counts(struct pc_model *m, const struct pc_sample *sample,
 			       const struct pc_column_count *counts, size_t n,
 			       const int64_t *time_nanos);

@@ -146,6 +146,12 @@ static void decode_ids(struct etl_event *ev, const uint8_t *p)
 	ev->time = pc_le64(p + 16);
 }
 
+/* The size of the event at p, header included, as its header form gives it. */
+static size_t event_size(const struct header_form *form, const uint8_t *p)
+{
+	return form->size_at_4 ? le16(p + 4) : le16(p);
+}
+
 /* Decodes the header of the event at p (size bytes); false when its parts do not fit. */
 static bool decode_event(const struct header_form *form, const uint8_t *p, size_t size,
 			 struct etl_event *ev)
@@ -215,7 +221,7 @@ static int walk_events(struct etl_reader_state *s, const uint8_t *events, size_t
 		if (len - at < form->fixed)
 			return fail(s, "event at 0x%zx: its %zu-byte header runs past the buffer's "
 				    "%zu bytes of events", ev.at, form->fixed, len);
-		size = form->size_at_4 ? le16(p + 4) : le16(p);
+		size = event_size(form, p);
 		if (size < form->fixed || size > len - at)
 			return fail(s, "event at 0x%zx: size %zu, expected %zu to %zu (its header, up "
 				    "to the buffer's end)", ev.at, size, form->fixed, len - at);
@@ -373,7 +379,7 @@ static bool first_buffer_state(const struct pc_input *in, struct etl_split *spli
 	struct etl_reader_state s = { 0 };
 	const struct header_form *form;
 	struct etl_event ev = { 0 };
-	size_t event_size;
+	size_t size_of_event;
 	uint32_t filled;
 
 	if (pread(in->fd, head, sizeof(head), 0) != (ssize_t)sizeof(head))
@@ -384,11 +390,10 @@ static bool first_buffer_state(const struct pc_input *in, struct etl_split *spli
 	if (*size < sizeof(head) || *size > MAX_BUFFER_BYTES || filled < sizeof(head) ||
 	    filled > *size || (le16(head + 0x34) & FLAG_COMPRESSED) || !form)
 		return false;
-	event_size = form->size_at_4 ? le16(head + ETL_BUFFER_HEADER_BYTES + 4) :
-				       le16(head + ETL_BUFFER_HEADER_BYTES);
-	if (event_size > sizeof(head) - ETL_BUFFER_HEADER_BYTES)
-		event_size = sizeof(head) - ETL_BUFFER_HEADER_BYTES;
-	if (!decode_event(form, head + ETL_BUFFER_HEADER_BYTES, event_size, &ev))
+	size_of_event = event_size(form, head + ETL_BUFFER_HEADER_BYTES);
+	if (size_of_event > sizeof(head) - ETL_BUFFER_HEADER_BYTES)
+		size_of_event = sizeof(head) - ETL_BUFFER_HEADER_BYTES;
+	if (!decode_event(form, head + ETL_BUFFER_HEADER_BYTES, size_of_event, &ev))
 		return false;
 	note_trace_header(&s, &ev);
 	split->compression = le16(head + 0x36) == HEADER_BUFFER_TYPE ? pc_le32(head + 0x2C) & 0xFFFF
