@@ -6,6 +6,20 @@
  */
 #include "readers/etl_state.h"
 
+#include "base/threads.h"
+
+/*
+ * Samples this many or more are grouped in two ranges at once
+ * (group_ranges); a range whose keys hardly repeat gives grouping up
+ * after this many of them. (The fuzz build lowers both, to reach them.)
+ */
+#ifndef ETL_GROUP_SPLIT_MIN
+#define ETL_GROUP_SPLIT_MIN 4096
+#endif
+#ifndef ETL_GROUP_REUSE_PERIOD
+#define ETL_GROUP_REUSE_PERIOD 4096
+#endif
+
 /*
  * The first fragment of (time, tid), or nfragments, looked for from *cursor
  * on (samples are taken in the fragments' order, so it only moves forward).
@@ -229,8 +243,57 @@ pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t ti
 
 /* ---- samples into the model ---- */
 
+/*
+ * What decides a sample's model sample: its fragments' raw sequences (else
+ * its IP), its thread and process, and the images' epoch of its time (the
+ * image load and unload times at or before it), within which every
+ * address stays in the same image. Samples of one key are added to the
+ * model at once (group_samples).
+ */
+struct sample_key {
+	uint64_t ip;                  /* when it has no fragment */
+	uint32_t kernel, user;        /* raw sequences, 0: none */
+	uint32_t tid, pid;            /* pid when has_pid */
+	uint32_t epoch;
+	bool has_pid;
+};
+
+/* Where the keys of samples in time order are: both only move forward. */
+struct key_cursor {
+	size_t fragment;              /* first_fragment's */
+	size_t epoch;                 /* epochs at or before the last sample's time */
+};
+
+/* The images' epochs: their load and unload times, sorted, each once. */
+struct epochs {
+	uint64_t *times;
+	size_t n;
+};
+
+/* Samples of equal keys: the first of them, how many. */
+struct sample_group {
+	struct sample_key key;
+	size_t first;
+	uint64_t count;
+};
+
+/*
+ * The samples [begin, end) in groups, in the order of their first samples:
+ * those of [begin, grouped), the rest one by one (grouping was given up:
+ * the keys hardly repeated, or the model keeps each sample's time). Filled
+ * on a thread of its own, which only reads the reader.
+ */
+struct key_range {
+	const struct etl_reader *r;
+	const struct epochs *epochs;
+	size_t begin, end, grouped;
+	struct sample_group *groups;
+	size_t ngroups, groups_cap;
+	struct pc_index index;        /* key -> group + 1 */
+	struct reuse_gauge reuse;
+};
+
 struct emitter {
-	size_t fragment;              /* the cursor of first_fragment */
 	int col_samples, col_cpu;
 	uint64_t ns_per_sample;
 	struct pc_frame *frames;      /* of the stack being resolved */
@@ -286,11 +349,11 @@ static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment
 }
 
 /* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
-static void pick_fragments(const struct etl_reader *r, struct emitter *e, const struct sample *s,
+static void pick_fragments(const struct etl_reader *r, size_t *cursor, const struct sample *s,
 			   bool shared, const struct fragment **kernel, const struct fragment **user)
 {
 	*kernel = *user = NULL;
-	for (size_t i = first_fragment(r, &e->fragment, s->time, s->tid);
+	for (size_t i = first_fragment(r, cursor, s->time, s->tid);
 	     i < r->nfragments && r->fragments[i].time == s->time && r->fragments[i].tid == s->tid;
 	     i++) {
 		const struct fragment *f = &r->fragments[i];
@@ -302,6 +365,79 @@ static void pick_fragments(const struct etl_reader *r, struct emitter *e, const 
 		else
 			*user = f;
 	}
+}
+
+/* The key of sample i, the samples before it taken in order through c. */
+static void sample_key(const struct etl_reader *r, const struct epochs *epochs,
+		       struct key_cursor *c, size_t i, struct sample_key *k)
+{
+	const struct sample *s = &r->samples[i];
+	bool shared = (i > 0 && s[-1].time == s->time && s[-1].tid == s->tid) ||
+		      (i + 1 < r->nsamples && s[1].time == s->time && s[1].tid == s->tid);
+	const struct fragment *kernel, *user;
+	uint32_t stack_pid;
+
+	*k = (struct sample_key){ .tid = s->tid };
+	k->has_pid = s->tid == 0 || etl_thread_process(r, s->tid, s->time, &k->pid);
+	pick_fragments(r, &c->fragment, s, shared, &kernel, &user);
+	stack_pid = user ? user->pid : kernel ? kernel->pid : UINT32_MAX;
+	if (!k->has_pid && stack_pid != UINT32_MAX) { /* the stack says whose it is */
+		k->pid = stack_pid;
+		k->has_pid = true;
+	}
+	k->kernel = kernel ? kernel->seq : 0;
+	k->user = user ? user->seq : 0;
+	if (!k->kernel && !k->user)
+		k->ip = s->ip;
+	while (c->epoch < epochs->n && epochs->times[c->epoch] <= s->time)
+		c->epoch++;
+	k->epoch = (uint32_t)c->epoch;
+}
+
+static uint64_t key_hash(const struct sample_key *k)
+{
+	return pc_hash_u64(((uint64_t)k->kernel << 32 | k->user) ^
+			   pc_hash_u64(k->ip ^ ((uint64_t)k->tid << 32 | k->pid) ^
+				       pc_hash_u64((uint64_t)k->epoch << 1 | k->has_pid)));
+}
+
+static bool group_equal(const void *ctx, uint32_t id, const void *key)
+{
+	const struct sample_key *a = &((const struct key_range *)ctx)->groups[id - 1].key, *b = key;
+
+	return a->kernel == b->kernel && a->user == b->user && a->tid == b->tid &&
+	       a->pid == b->pid && a->has_pid == b->has_pid && a->epoch == b->epoch &&
+	       a->ip == b->ip;
+}
+
+/* Groups the range's samples until their keys prove to hardly repeat (a worker). */
+static void *group_samples(void *arg)
+{
+	struct key_range *g = arg;
+	struct key_cursor c = { 0 };
+	size_t i;
+
+	for (i = g->begin; i < g->end && !g->reuse.given_up && g->ngroups < UINT32_MAX - 1; i++) {
+		struct sample_key k;
+		uint64_t hash;
+		uint32_t at;
+
+		sample_key(g->r, g->epochs, &c, i, &k);
+		hash = key_hash(&k);
+		at = pc_index_find(&g->index, hash, group_equal, g, &k);
+		if (at) {
+			g->groups[at - 1].count++;
+		} else {
+			pc_grow(&g->groups, &g->groups_cap, g->ngroups + 1, sizeof(*g->groups));
+			g->groups[g->ngroups++] = (struct sample_group){ .key = k, .first = i,
+									 .count = 1 };
+			pc_index_add(&g->index, hash, (uint32_t)g->ngroups);
+		}
+		reuse_still_worth(&g->reuse, at != 0);
+	}
+	g->grouped = i;
+	pc_index_release(&g->index);
+	return NULL;
 }
 
 static bool stack_memo_equal(const void *ctx, uint32_t id, const void *key)
@@ -366,30 +502,29 @@ static bool memo_in_use(struct etl_reader *r)
 }
 
 /*
- * The model stack of a sample in process pid (-1: unknown) from its kernel
- * and user fragments (either may be NULL), else its IP. Each such stack
- * keeps its last answer and the span of time over which all its frames
- * hold (image_at), so a repeated stack costs one lookup.
+ * The model stack of key at time, and in *unknown how many of its frames
+ * are in no image. Each (fragments, IP, process) keeps its last answer and
+ * the span of time over which all its frames hold (image_at), so a
+ * repeated stack costs one lookup.
  */
-static uint32_t sample_stack(struct etl_reader *r, struct emitter *e, const struct sample *s,
-			     const struct fragment *kernel, const struct fragment *user, int32_t pid)
+static uint32_t sample_stack(struct etl_reader *r, struct emitter *e, const struct sample_key *k,
+			     uint64_t time, uint32_t *unknown)
 {
 	struct stack_memo key = {
-		.kernel = kernel ? kernel->seq : 0, .user = user ? user->seq : 0, .pid = pid,
+		.kernel = k->kernel, .user = k->user, .pid = k->has_pid ? (int32_t)k->pid : -1,
+		.ip = k->ip,
 	};
 	uint64_t hash;
 	uint32_t at;
 	struct stack_memo *memo;
 
-	if (!key.kernel && !key.user)
-		key.ip = s->ip;
 	if (!memo_in_use(r)) {
-		resolve_stack(r, e, &key, s->time);
-		r->unknown_frames += key.unknown;
+		resolve_stack(r, e, &key, time);
+		*unknown = key.unknown;
 		return key.stack;
 	}
 	hash = pc_hash_u64(((uint64_t)key.kernel << 32 | key.user) ^
-			   pc_hash_u64(key.ip ^ (uint64_t)(uint32_t)pid << 32));
+			   pc_hash_u64(key.ip ^ (uint64_t)(uint32_t)key.pid << 32));
 	at = pc_index_find(&r->stack_memo_index, hash, stack_memo_equal, r, &key);
 	reuse_still_worth(&r->memo_reuse, at != 0);
 	if (!at) {
@@ -399,13 +534,13 @@ static uint32_t sample_stack(struct etl_reader *r, struct emitter *e, const stru
 		at = (uint32_t)r->nstack_memos;
 		pc_index_add(&r->stack_memo_index, hash, at);
 		memo = &r->stack_memos[at - 1];
-		resolve_stack(r, e, memo, s->time);
+		resolve_stack(r, e, memo, time);
 	} else {
 		memo = &r->stack_memos[at - 1];
-		if (s->time < memo->from || s->time >= memo->until)
-			resolve_stack(r, e, memo, s->time);
+		if (time < memo->from || time >= memo->until)
+			resolve_stack(r, e, memo, time);
 	}
-	r->unknown_frames += memo->unknown;
+	*unknown = memo->unknown;
 	return memo->stack;
 }
 
@@ -419,46 +554,118 @@ static int64_t ticks_to_nanos(const struct etl_reader *r, uint64_t ticks)
 	return (int64_t)(whole * 1000000000u + part * 1000000000u / r->perf_freq);
 }
 
-/* Adds the sample's count and CPU time, at its time when the trace gives a clock. */
-static int add_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
-		      const struct pc_sample *sample)
+/*
+ * Adds count samples of key (the first at time: the time the model keeps
+ * when it keeps them, and then count is 1) with their CPU time.
+ */
+static int add_samples(struct etl_reader *r, struct emitter *e, const struct sample_key *k,
+		       uint64_t time, uint64_t count)
 {
-	const struct pc_column_count counts[2] = {
-		{ (size_t)e->col_samples, 1 }, { (size_t)e->col_cpu, e->ns_per_sample },
-	};
-	int64_t nanos;
-
-	if (!r->perf_freq || r->perf_freq > UINT64_MAX / 1000000000u)
-		return pc_model_add_sample_counts(r->m, sample, counts, 2, NULL);
-	nanos = ticks_to_nanos(r, s->time);
-	return pc_model_add_sample_counts(r->m, sample, counts, 2, &nanos);
-}
-
-static int emit_sample(struct etl_reader *r, struct emitter *e, const struct sample *s,
-		       bool shared)
-{
-	uint32_t pid = 0;
-	bool has_pid = s->tid == 0 || etl_thread_process(r, s->tid, s->time, &pid);
 	struct pc_sample sample = { 0 };
-	const struct fragment *kernel, *user;
-	uint32_t stack_pid;
+	struct pc_column_count counts[2] = {
+		{ (size_t)e->col_samples, count }, { (size_t)e->col_cpu, 0 },
+	};
+	bool clock = r->perf_freq && r->perf_freq <= UINT64_MAX / 1000000000u;
+	uint32_t unknown;
+	int64_t nanos;
+	int ret;
 
-	pick_fragments(r, e, s, shared, &kernel, &user);
-	stack_pid = user ? user->pid : kernel ? kernel->pid : UINT32_MAX;
-	if (!has_pid && stack_pid != UINT32_MAX) { /* the stack says whose it is */
-		pid = stack_pid;
-		has_pid = true;
+	sample.stack = sample_stack(r, e, k, time, &unknown);
+	r->unknown_frames += unknown * count;
+	sample.labels = labels_for(r, e, k->has_pid, k->pid, k->tid, time);
+	if (e->ns_per_sample && count > PC_COUNT_MAX / e->ns_per_sample) {
+		ret = -1;
+	} else {
+		counts[1].count = count * e->ns_per_sample;
+		nanos = clock ? ticks_to_nanos(r, time) : 0;
+		ret = pc_model_add_sample_counts(r->m, &sample, counts, 2, clock ? &nanos : NULL);
 	}
-	sample.stack = sample_stack(r, e, s, kernel, user, has_pid ? (int32_t)pid : -1);
-	sample.labels = labels_for(r, e, has_pid, pid, s->tid, s->time);
-	if (add_sample(r, e, s, &sample))
+	if (ret)
 		return pc_fail(&r->ctx->err, PC_STATUS_INPUT, "the sample counts pass 2^63-1");
 	return 0;
+}
+
+/* The range's samples into the model: its groups, then the samples it did not group. */
+static int add_range(struct etl_reader *r, struct emitter *e, struct key_range *g)
+{
+	struct key_cursor c = { 0 };
+
+	for (size_t i = 0; i < g->ngroups; i++)
+		if (add_samples(r, e, &g->groups[i].key, r->samples[g->groups[i].first].time,
+				g->groups[i].count))
+			return -1;
+	for (size_t i = g->grouped; i < g->end; i++) {
+		struct sample_key k;
+
+		sample_key(r, g->epochs, &c, i, &k);
+		if (add_samples(r, e, &k, r->samples[i].time, 1))
+			return -1;
+	}
+	return 0;
+}
+
+static int compare_times(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The images' epochs (see struct sample_key). */
+static void find_epochs(const struct etl_reader *r, struct epochs *epochs)
+{
+	size_t n = 0;
+
+	epochs->times = pc_xmalloc((2 * r->nimages + 1) * sizeof(*epochs->times));
+	for (size_t i = 0; i < r->nimages; i++) {
+		epochs->times[n++] = r->images[i].loaded;
+		if (r->images[i].unloaded != UINT64_MAX)
+			epochs->times[n++] = r->images[i].unloaded;
+	}
+	sort_items(epochs->times, n, sizeof(*epochs->times), compare_times);
+	epochs->n = 0;
+	for (size_t i = 0; i < n; i++)
+		if (!epochs->n || epochs->times[i] != epochs->times[epochs->n - 1])
+			epochs->times[epochs->n++] = epochs->times[i];
+}
+
+/*
+ * Groups the samples in two ranges at once (a thread for the second) when
+ * there are enough of them and threads to spare, else in one; none when
+ * the model keeps each sample's time.
+ */
+static size_t group_ranges(struct etl_reader *r, const struct epochs *epochs,
+			   struct key_range ranges[2])
+{
+	bool two = pc_ctx_threads(r->ctx) >= 2 && r->nsamples >= ETL_GROUP_SPLIT_MIN;
+	size_t n = two ? 2 : 1;
+	struct pc_threads *thread = NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		ranges[i] = (struct key_range){ .r = r, .epochs = epochs };
+		ranges[i].begin = i * (r->nsamples / n);
+		ranges[i].end = i + 1 < n ? (i + 1) * (r->nsamples / n) : r->nsamples;
+		ranges[i].grouped = ranges[i].begin;
+		pc_index_init(&ranges[i].index);
+		ranges[i].reuse.period = ETL_GROUP_REUSE_PERIOD;
+		ranges[i].reuse.given_up = pc_model_keeps_times(r->m);
+	}
+	if (two)
+		thread = pc_threads_start(1, group_samples, (void *const[]){ &ranges[1] }, false);
+	group_samples(&ranges[0]);
+	if (two && !pc_threads_count(thread))
+		group_samples(&ranges[1]);
+	if (thread)
+		pc_threads_join(thread);
+	return n;
 }
 
 int etl_emit_samples(struct etl_reader *r)
 {
 	struct emitter e = { 0 };
+	struct epochs epochs;
+	struct key_range ranges[2];
+	size_t nranges;
 	int ret = 0;
 
 	e.ns_per_sample = (r->interval_100ns ? r->interval_100ns : 10000) * 100;
@@ -471,16 +678,17 @@ int etl_emit_samples(struct etl_reader *r)
 		pc_model_set_default_column(r->m, e.col_samples);
 	etl_sort_threads(r);
 	attach_pdbs(r);
+	find_epochs(r, &epochs);
+	nranges = group_ranges(r, &epochs, ranges);
 	e.frames = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frames));
 	e.frame_ids = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frame_ids));
 	pc_index_init(&e.label_index);
-	for (size_t i = 0; i < r->nsamples && !ret; i++) {
-		const struct sample *s = &r->samples[i];
-		bool shared = (i > 0 && s[-1].time == s->time && s[-1].tid == s->tid) ||
-			      (i + 1 < r->nsamples && s[1].time == s->time && s[1].tid == s->tid);
-
-		ret = emit_sample(r, &e, s, shared);
+	for (size_t i = 0; i < nranges; i++) {
+		if (!ret)
+			ret = add_range(r, &e, &ranges[i]);
+		free(ranges[i].groups);
 	}
+	free(epochs.times);
 	free(e.frames);
 	free(e.frame_ids);
 	free(e.label_keys);

@@ -79,11 +79,12 @@ struct process {
 /*
  * Whether a cache earns its keep: it is given up once a trace shows it
  * hardly ever finds what it looks for (fewer than one lookup in four, checked
- * at every 65,536th lookup), where it would only cost time and memory. The
- * output is the same either way.
+ * at every period-th lookup: 65,536 unless it says otherwise), where it
+ * would only cost time and memory. The output is the same either way.
  */
 struct reuse_gauge {
 	uint64_t lookups, hits;
+	uint64_t period;            /* 0: 65,536 */
 	bool given_up;
 };
 
@@ -165,7 +166,7 @@ struct etl_reader {
 static inline bool reuse_still_worth(struct reuse_gauge *g, bool hit)
 {
 	g->hits += hit;
-	if (++g->lookups % 65536 == 0 && g->hits < g->lookups / 4)
+	if (++g->lookups % (g->period ? g->period : 65536) == 0 && g->hits < g->lookups / 4)
 		g->given_up = true;
 	return !g->given_up;
 }

@@ -555,12 +555,17 @@ class Scenario:
     """A made-up machine's processes, threads, images and CPU samples, with the
     truth a reader must find (expected), and the events that say it (trace)."""
 
-    def __init__(self, p=8, cpus=2, nsamples=60, seed=1, interval=5000, paths=None):
+    def __init__(self, p=8, cpus=2, nsamples=60, seed=1, interval=5000, paths=None,
+                 steady=False):
         """paths: None, every frame at any 16-byte step of its image (nearly every
         stack new); or N, each stack one of N call paths of each thread (few
-        distinct stacks, as in real traces)."""
+        distinct stacks, as in real traces). steady: frames are drawn from the
+        images of the whole trace only, so that a call path keeps its addresses
+        when an image loads or unloads, and its frames in the plugin's and the
+        driver's ranges change module then."""
         self.p = p
         self.paths = paths
+        self.steady = steady
         self.cpus = cpus
         self.interval = interval
         self.rng = Rng(seed)
@@ -662,7 +667,7 @@ class Scenario:
     def _kernel_frames(self, time):
         r = self.rng
         kernel = [im for im in self.images if im.pid == 0 and
-                  (im.loaded is None or im.loaded <= time)]
+                  (im.loaded is None or (im.loaded <= time and not self.steady))]
         n = 1 + r.below(4)
         frames = [self._address_in(kernel[r.below(len(kernel))]) for _ in range(n)]
         if r.chance(15):
@@ -675,6 +680,8 @@ class Scenario:
     def _user_frames(self, pid, time):
         r = self.rng
         mods = self.user_modules(pid, time)
+        if self.steady:
+            mods = [im for im in mods if im.loaded is None and im.unloaded is None]
         n = 1 + r.below(5)
         frames = [self._address_in(mods[r.below(len(mods))]) for _ in range(n)]
         if pid == 1200 and r.chance(50):
@@ -1066,6 +1073,9 @@ def scenario(name):
     if name == "large":   # past the reader's 4 MiB: read as two ranges at once
         s = Scenario(p=8, nsamples=40000, seed=6)
         return s, s.trace(buffer_size=65536, compressed={3, 4, 60, 61, 80}, lost_buffer=70)
+    if name == "paths":   # stacks that repeat: samples of one key added at once
+        s = Scenario(p=8, nsamples=12000, seed=7, paths=6, steady=True)
+        return s, s.trace(buffer_size=65536, compressed={1, 2})
     if name == "modern":
         return modern_trace()
     if name == "nosamples":
@@ -1074,7 +1084,7 @@ def scenario(name):
 
 
 TRACES = ["plain64", "xpress64", "plain32", "xpress32", "mixed", "small", "small-xpress",
-          "large", "modern", "nosamples"]
+          "large", "paths", "modern", "nosamples"]
 
 
 def write_tiny(path, compressed=False):
