@@ -32,39 +32,6 @@ struct etl_reader_state {
 	size_t plain_cap;
 };
 
-/* ---- loads ---- */
-
-static uint64_t load(const struct etl_event *ev, size_t at, size_t n)
-{
-	uint64_t v = 0;
-
-	if (at > ev->payload_len || n > ev->payload_len - at)
-		return 0;
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)ev->payload[at + i] << (8 * i);
-	return v;
-}
-
-uint64_t etl_pointer(const struct etl_event *ev, size_t at)
-{
-	return load(ev, at, ev->pointer_size);
-}
-
-uint32_t etl_u32(const struct etl_event *ev, size_t at)
-{
-	return (uint32_t)load(ev, at, 4);
-}
-
-uint16_t etl_u16(const struct etl_event *ev, size_t at)
-{
-	return (uint16_t)load(ev, at, 2);
-}
-
-uint64_t etl_u64(const struct etl_event *ev, size_t at)
-{
-	return load(ev, at, 8);
-}
-
 /* ---- errors ---- */
 
 static int fail(struct etl_reader_state *s, const char *fmt, ...) PC_PRINTF(2, 3);

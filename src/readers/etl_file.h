@@ -98,10 +98,30 @@ void etl_add_stats(struct etl_file_stats *into, const struct etl_file_stats *fro
 /* Whether head looks like the first buffer of an ETL file (probe). */
 bool etl_looks_like(const uint8_t *head, size_t len);
 
-/* Little-endian loads of a payload, 0 past its end. */
-uint64_t etl_pointer(const struct etl_event *ev, size_t at);
-uint32_t etl_u32(const struct etl_event *ev, size_t at);
-uint16_t etl_u16(const struct etl_event *ev, size_t at);
-uint64_t etl_u64(const struct etl_event *ev, size_t at);
+/* Little-endian loads of a payload, 0 past its end (inline: events are many). */
+static inline bool etl_has(const struct etl_event *ev, size_t at, size_t n)
+{
+	return at <= ev->payload_len && n <= ev->payload_len - at;
+}
+
+static inline uint16_t etl_u16(const struct etl_event *ev, size_t at)
+{
+	return etl_has(ev, at, 2) ? pc_le16(ev->payload + at) : 0;
+}
+
+static inline uint32_t etl_u32(const struct etl_event *ev, size_t at)
+{
+	return etl_has(ev, at, 4) ? pc_le32(ev->payload + at) : 0;
+}
+
+static inline uint64_t etl_u64(const struct etl_event *ev, size_t at)
+{
+	return etl_has(ev, at, 8) ? pc_le64(ev->payload + at) : 0;
+}
+
+static inline uint64_t etl_pointer(const struct etl_event *ev, size_t at)
+{
+	return ev->pointer_size == 8 ? etl_u64(ev, at) : etl_u32(ev, at);
+}
 
 #endif
