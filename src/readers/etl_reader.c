@@ -389,8 +389,9 @@ static bool defined_before(const struct etl_reader *r, size_t at, uint64_t key, 
 }
 
 /*
- * The first definition of key at or after time, from its first definition
- * first on (a gallop, then a binary search), or nkeys when there is none.
+ * The first definition of key at or after time, from definition first on
+ * (of key, and the definitions of key before it all before time: a gallop,
+ * then a binary search), or nkeys when there is none.
  */
 static size_t definition_from(const struct etl_reader *r, size_t first, uint64_t key,
 			      uint64_t time)
@@ -427,24 +428,36 @@ static void index_first_definitions(const struct etl_reader *r, struct pc_index 
 /*
  * A key reference takes the first definition of its key at or after its
  * own time (the definitions sorted by sort_collected): found from the
- * key's first definition (index_first_definitions). Resolves the n
- * fragments; returns how many refer to a key never defined then.
+ * key's first definition (index_first_definitions), or from the key's
+ * last answer when that definition's predecessor is still before the
+ * reference (references come nearly in time order: the search is then a
+ * step or two). Resolves the n fragments; returns how many refer to a key
+ * never defined then.
  */
 static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
 				  struct fragment *fragments, size_t n)
 {
+	uint32_t *last = pc_xcalloc(r->nkeys + 1, sizeof(*last)); /* by first definition: answer + 1 */
 	uint64_t undefined = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		struct fragment *f = &fragments[i];
 		uint32_t at;
-		size_t k;
+		size_t k, from;
 
 		if (!f->by_key)
 			continue;
 		at = pc_index_find(first, pc_hash_u64(f->key), first_definition_equal, r, &f->key);
-		k = at ? definition_from(r, at - 1, f->key, f->ref_time) : r->nkeys;
+		if (!at) {
+			undefined++;
+			continue;
+		}
+		from = at - 1;
+		if (last[from] > at && defined_before(r, last[from] - 2, f->key, f->ref_time))
+			from = last[from] - 1;
+		k = definition_from(r, from, f->key, f->ref_time);
 		if (k < r->nkeys) {
+			last[at - 1] = (uint32_t)(k + 1);
 			f->seq = r->keys[k].seq;
 			f->count = r->keys[k].count;
 			f->resolved = true;
@@ -452,6 +465,7 @@ static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_in
 			undefined++;
 		}
 	}
+	free(last);
 	return undefined;
 }
 

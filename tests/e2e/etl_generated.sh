@@ -36,6 +36,9 @@
 #     warning exactly for nosamples, and nothing else but the folded
 #     writer's notes about what folded cannot keep;
 #   - `info --progid` lists every DbgID_RSDS the scenario wrote;
+# late-key (a hand-made trace) has a stack key referred to out of time
+# order, across its redefinition, and each reference takes its own
+# definition;
 # and each compressed trace gives the same -t dump model and the same
 # `info --events` census (but for its buffers line, which must count every
 # buffer but the header buffer compressed) as its plain twin; mixed has 6
@@ -175,6 +178,20 @@ case $mixed in
 "buffers: "*" (6 compressed), "*) ;;
 *) fail "mixed: not 6 compressed buffers: $mixed" ;;
 esac
+
+# --- a stack key referred to out of time order (etl_seeds.py late_key_trace) ---
+late="$tmp/late-key"
+python3 -B - "$seeds" "$late" <<'PY' || fail "late-key: etl_seeds.py could not make the trace"
+import sys, os
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import etl_seeds
+data, expected = etl_seeds.late_key_trace()
+open(sys.argv[2] + ".etl", "wb").write(data)
+open(sys.argv[2] + ".expected.folded", "w").write(expected)
+PY
+pc convert -q -f etl -t folded -o "$late.folded" "$late.etl" || fail "late-key: convert failed"
+same "late-key: each reference takes the first definition at or after its own time" \
+	"$late.expected.folded" "$late.folded"
 
 # --- two ranges at once: large, a file past 4 MiB, is read on two threads ---
 # (its expected outputs were checked above, from the file and from a pipe);

@@ -1045,6 +1045,39 @@ def tiny_trace(compressed=False):
     return data, layout, expected
 
 
+def late_key_trace():
+    """Two references to one stack key out of time order: thread 101's sample at tA
+    has its user stack key referenced late (after the key is deleted, redefined and
+    used again), thread 102's sample at tB > tA refers to it early. Each takes the
+    first definition of the key at or after its own time: 102's the KeyDelete
+    (two frames), 101's the KeyRundown (one frame), as does thread 101's sample at
+    tC. Returns (bytes, expected folded)."""
+    p, T = 8, HEADER_TIME + 1
+    exe = 0x7FF600000000
+    tr = Trace(p=p, cpus=2, buffer_size=512)
+    tr.names = ("K", "late")
+    tr.add(0, T, system_event(H_PROCESS_DCSTART, 0, 100, T, process_payload(p, 100, 4, "t.exe")))
+    for tid in (101, 102):
+        tr.add(0, T, system_event(H_THREAD_DCSTART, tid, 100, T, thread_payload(p, 100, tid)))
+    tr.add(0, T, system_event(H_IMAGE_DCSTART, 0, 100, T,
+                              image_payload(p, exe, 0x10000, 100, "\\t.exe")))
+    key = 0xFFFFE00000002000
+    ta, tb, tc = T + 1000, T + 1100, T + 3000
+    tr.add(0, ta, perfinfo_event(H_SAMPLE, ta, sample_payload(p, exe + 0x1000, 101)))
+    tr.add(1, tb, perfinfo_event(H_SAMPLE, tb, sample_payload(p, exe + 0x1000, 102)))
+    tr.add(1, tb + 1, perfinfo_event(H_KEY_USER, tb + 1, key_ref_payload(p, tb, 100, 102, key)))
+    tr.add(1, tb + 50, perfinfo_event(H_KEY_DELETE, tb + 50,
+                                      key_def_payload(p, key, [exe + 0x1000, exe + 0x1100])))
+    tr.add(0, ta + 1500, perfinfo_event(H_KEY_USER, ta + 1500,
+                                        key_ref_payload(p, ta, 100, 101, key)))
+    tr.add(0, tc, perfinfo_event(H_SAMPLE, tc, sample_payload(p, exe + 0x1000, 101)))
+    tr.add(0, tc + 1, perfinfo_event(H_KEY_USER, tc + 1, key_ref_payload(p, tc, 100, 101, key)))
+    tr.add(0, tc + 100, perfinfo_event(H_KEY_RUNDOWN, tc + 100,
+                                       key_def_payload(p, key, [exe + 0x2000])))
+    data, _ = tr.build()
+    return data, "t.exe;[t.exe] 2\nt.exe;[t.exe];[t.exe] 1\n"
+
+
 # -------------------------------------------------- the generated traces
 
 def scenario(name):
@@ -1103,6 +1136,7 @@ SEEDS = [
     ("nosamples.etl", lambda: no_samples_trace(buffer_size=1024)[1].build()[0]),
     ("tiny.etl", lambda: tiny_trace(False)[0]),
     ("tiny-xpress.etl", lambda: tiny_trace(True)[0]),
+    ("late-key.etl", lambda: late_key_trace()[0]),
 ]
 
 
