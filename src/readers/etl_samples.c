@@ -293,15 +293,35 @@ struct key_range {
 	struct reuse_gauge reuse;
 };
 
+/*
+ * A stack part resolved: the model frames of one raw sequence (a kernel or
+ * a user fragment) in process pid, which hold over [from, until)
+ * (resolve_part). A trace's thousands of stacks share some hundreds of
+ * parts, so each address is looked up once, not once a stack.
+ */
+struct part_memo {
+	uint32_t seq;
+	int32_t pid;
+	uint64_t from, until;
+	size_t at;                    /* its frames: part_frames[at .. at + n) */
+	uint32_t n, unknown;          /* unknown: its frames in no image */
+};
+
 struct emitter {
 	int col_samples, col_cpu;
 	uint64_t ns_per_sample;
-	struct pc_frame *frames;      /* of the stack being resolved */
-	uint32_t *frame_ids;
+	struct pc_frame *frames;      /* of the part being resolved */
+	uint32_t *frame_ids;          /* of the stack being made */
 	struct pc_index label_index;  /* (pid, tid) -> label set + 1 */
 	uint64_t *label_keys;
 	uint32_t *label_sets;
 	size_t nlabels, labels_cap;
+	struct part_memo *parts;
+	size_t nparts, parts_cap;
+	uint32_t *part_frames;
+	size_t npart_frames, part_frames_cap;
+	struct pc_index part_index;   /* (seq, pid) -> part + 1 */
+	struct reuse_gauge part_reuse;
 };
 
 static bool label_equal(const void *ctx, uint32_t id, const void *key)
@@ -449,17 +469,109 @@ static bool stack_memo_equal(const void *ctx, uint32_t id, const void *key)
 	       memo->pid == want->pid && memo->ip == want->ip;
 }
 
-/* Adds the frame of address at time to memo's stack being made in e->frames[*n]. */
-static void add_frame_at(struct etl_reader *r, struct emitter *e, struct stack_memo *memo,
-			 uint64_t address, uint64_t time, size_t *n)
+static bool part_equal(const void *ctx, uint32_t id, const void *key)
 {
-	uint64_t from, until;
-	bool unknown;
+	const struct part_memo *part = &((const struct emitter *)ctx)->parts[id - 1];
+	const struct part_memo *want = key;
 
-	e->frames[(*n)++] = frame_at(r, memo->pid, address, time, &from, &until, &unknown);
-	memo->unknown += unknown;
-	memo->from = from > memo->from ? from : memo->from;
-	memo->until = until < memo->until ? until : memo->until;
+	return part->seq == want->seq && part->pid == want->pid;
+}
+
+/* Resolves part's addresses at time into model frames, their ids in ids. */
+static void resolve_part(struct etl_reader *r, struct emitter *e, struct part_memo *part,
+			 uint64_t time, uint32_t *ids)
+{
+	size_t count;
+	const uint32_t *items = raw_items(r, part->seq, &count);
+
+	part->from = 0;
+	part->until = UINT64_MAX;
+	part->unknown = 0;
+	part->n = (uint32_t)(count / 2);
+	for (size_t i = 0; i < part->n; i++) {
+		uint64_t from, until;
+		bool unknown;
+
+		e->frames[i] = frame_at(r, part->pid, raw_address(items, i), time, &from, &until,
+					&unknown);
+		part->unknown += unknown;
+		part->from = from > part->from ? from : part->from;
+		part->until = until < part->until ? until : part->until;
+	}
+	pc_model_add_frames(r->m, e->frames, part->n, ids);
+}
+
+/* Narrows memo's span to part's and counts its frames in no image. */
+static void take_part_span(struct stack_memo *memo, const struct part_memo *part)
+{
+	memo->unknown += part->unknown;
+	memo->from = part->from > memo->from ? part->from : memo->from;
+	memo->until = part->until < memo->until ? part->until : memo->until;
+}
+
+/* The part memo of (seq, pid), resolved at time (new, or past its span). */
+static const struct part_memo *part_at(struct etl_reader *r, struct emitter *e, uint32_t seq,
+				       int32_t pid, uint64_t time)
+{
+	struct part_memo key = { .seq = seq, .pid = pid }, *part;
+	uint64_t hash = pc_hash_u64((uint64_t)seq << 32 | (uint32_t)pid);
+	uint32_t at = pc_index_find(&e->part_index, hash, part_equal, e, &key);
+	size_t count;
+
+	reuse_still_worth(&e->part_reuse, at != 0);
+	if (at) {
+		part = &e->parts[at - 1];
+		if (time < part->from || time >= part->until)
+			resolve_part(r, e, part, time, e->part_frames + part->at);
+		return part;
+	}
+	raw_items(r, seq, &count);
+	key.at = e->npart_frames;
+	pc_grow(&e->part_frames, &e->part_frames_cap, key.at + count / 2, sizeof(*e->part_frames));
+	e->npart_frames += count / 2;
+	pc_grow(&e->parts, &e->parts_cap, e->nparts + 1, sizeof(*e->parts));
+	e->parts[e->nparts++] = key;
+	pc_index_add(&e->part_index, hash, (uint32_t)e->nparts);
+	part = &e->parts[e->nparts - 1];
+	resolve_part(r, e, part, time, e->part_frames + part->at);
+	return part;
+}
+
+/* Drops the part memos once they have been given up (part_reuse). */
+static bool parts_in_use(struct emitter *e)
+{
+	if (e->part_reuse.given_up && e->parts) {
+		free(e->parts);
+		free(e->part_frames);
+		e->parts = NULL;
+		e->part_frames = NULL;
+		e->nparts = e->parts_cap = e->npart_frames = e->part_frames_cap = 0;
+		pc_index_release(&e->part_index);
+	}
+	return !e->part_reuse.given_up;
+}
+
+/*
+ * Appends the frames of raw sequence seq (0: none) in memo's process at
+ * time to e->frame_ids[*n ...], through the part memos until they are
+ * given up (then each part is resolved where it goes).
+ */
+static void add_part(struct etl_reader *r, struct emitter *e, struct stack_memo *memo,
+		     uint32_t seq, uint64_t time, size_t *n)
+{
+	struct part_memo direct = { .seq = seq, .pid = memo->pid };
+	const struct part_memo *part = &direct;
+
+	if (!seq)
+		return;
+	if (parts_in_use(e)) {
+		part = part_at(r, e, seq, memo->pid, time);
+		memcpy(e->frame_ids + *n, e->part_frames + part->at, part->n * sizeof(*e->frame_ids));
+	} else {
+		resolve_part(r, e, &direct, time, e->frame_ids + *n);
+	}
+	take_part_span(memo, part);
+	*n += part->n;
 }
 
 /*
@@ -470,22 +582,24 @@ static void add_frame_at(struct etl_reader *r, struct emitter *e, struct stack_m
 static void resolve_stack(struct etl_reader *r, struct emitter *e, struct stack_memo *memo,
 			  uint64_t time)
 {
-	const uint32_t seqs[2] = { memo->kernel, memo->user };
 	size_t n = 0;
 
 	memo->from = 0;
 	memo->until = UINT64_MAX;
 	memo->unknown = 0;
-	for (int k = 0; k < 2; k++) {
-		size_t count;
-		const uint32_t *items = raw_items(r, seqs[k], &count);
+	add_part(r, e, memo, memo->kernel, time, &n);
+	add_part(r, e, memo, memo->user, time, &n);
+	if (!n) { /* neither: its IP */
+		uint64_t from, until;
+		bool unknown;
 
-		for (size_t i = 0; i < count / 2; i++)
-			add_frame_at(r, e, memo, raw_address(items, i), time, &n);
+		e->frames[0] = frame_at(r, memo->pid, memo->ip, time, &from, &until, &unknown);
+		memo->unknown = unknown;
+		memo->from = from;
+		memo->until = until;
+		pc_model_add_frames(r->m, e->frames, 1, e->frame_ids);
+		n = 1;
 	}
-	if (!n)
-		add_frame_at(r, e, memo, memo->ip, time, &n);
-	pc_model_add_frames(r->m, e->frames, n, e->frame_ids);
 	memo->stack = pc_model_add_stack(r->m, e->frame_ids, n);
 }
 
@@ -683,6 +797,7 @@ int etl_emit_samples(struct etl_reader *r)
 	e.frames = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frames));
 	e.frame_ids = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frame_ids));
 	pc_index_init(&e.label_index);
+	pc_index_init(&e.part_index);
 	for (size_t i = 0; i < nranges; i++) {
 		if (!ret)
 			ret = add_range(r, &e, &ranges[i]);
@@ -694,5 +809,8 @@ int etl_emit_samples(struct etl_reader *r)
 	free(e.label_keys);
 	free(e.label_sets);
 	pc_index_release(&e.label_index);
+	free(e.parts);
+	free(e.part_frames);
+	pc_index_release(&e.part_index);
 	return ret;
 }
