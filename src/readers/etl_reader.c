@@ -437,7 +437,7 @@ static void index_first_definitions(const struct etl_reader *r, struct pc_index 
 static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
 				  struct fragment *fragments, size_t n)
 {
-	uint32_t *last = pc_xcalloc(r->nkeys + 1, sizeof(*last)); /* by first definition: answer + 1 */
+	uint32_t *last = pc_xcalloc(r->nkeys + 1, sizeof(*last)); /* by first definition: answer */
 	uint64_t undefined = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -452,12 +452,12 @@ static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_in
 			undefined++;
 			continue;
 		}
-		from = at - 1;
-		if (last[from] > at && defined_before(r, last[from] - 2, f->key, f->ref_time))
-			from = last[from] - 1;
+		from = at - 1; /* the key's first definition */
+		if (last[at - 1] > from && defined_before(r, last[at - 1] - 1, f->key, f->ref_time))
+			from = last[at - 1]; /* (0: none yet, as no answer is before the first) */
 		k = definition_from(r, from, f->key, f->ref_time);
 		if (k < r->nkeys) {
-			last[at - 1] = (uint32_t)(k + 1);
+			last[at - 1] = (uint32_t)k;
 			f->seq = r->keys[k].seq;
 			f->count = r->keys[k].count;
 			f->resolved = true;

@@ -310,7 +310,7 @@ struct part_memo {
 struct emitter {
 	int col_samples, col_cpu;
 	uint64_t ns_per_sample;
-	struct pc_frame *frames;      /* of the part being resolved */
+	struct pc_frame *frames;      /* of the part (or the IP) being resolved */
 	uint32_t *frame_ids;          /* of the stack being made */
 	struct pc_index label_index;  /* (pid, tid) -> label set + 1 */
 	uint64_t *label_keys;
@@ -320,6 +320,7 @@ struct emitter {
 	size_t nparts, parts_cap;
 	uint32_t *part_frames;
 	size_t npart_frames, part_frames_cap;
+	size_t part_frames_max;       /* past it, the parts are given up */
 	struct pc_index part_index;   /* (seq, pid) -> part + 1 */
 	struct reuse_gauge part_reuse;
 };
@@ -509,7 +510,12 @@ static void take_part_span(struct stack_memo *memo, const struct part_memo *part
 	memo->until = part->until < memo->until ? part->until : memo->until;
 }
 
-/* The part memo of (seq, pid), resolved at time (new, or past its span). */
+/*
+ * The part memo of (seq, pid), resolved at time (new, or past its span);
+ * NULL, and the parts given up, when a new one would take their frames
+ * past e->part_frames_max (a trace of many processes sharing long stacks
+ * would otherwise keep them once per process).
+ */
 static const struct part_memo *part_at(struct etl_reader *r, struct emitter *e, uint32_t seq,
 				       int32_t pid, uint64_t time)
 {
@@ -526,6 +532,10 @@ static const struct part_memo *part_at(struct etl_reader *r, struct emitter *e, 
 		return part;
 	}
 	raw_items(r, seq, &count);
+	if (count / 2 > e->part_frames_max - e->npart_frames) {
+		e->part_reuse.given_up = true;
+		return NULL;
+	}
 	key.at = e->npart_frames;
 	pc_grow(&e->part_frames, &e->part_frames_cap, key.at + count / 2, sizeof(*e->part_frames));
 	e->npart_frames += count / 2;
@@ -564,10 +574,10 @@ static void add_part(struct etl_reader *r, struct emitter *e, struct stack_memo 
 
 	if (!seq)
 		return;
-	if (parts_in_use(e)) {
-		part = part_at(r, e, seq, memo->pid, time);
+	if (parts_in_use(e) && (part = part_at(r, e, seq, memo->pid, time)) != NULL) {
 		memcpy(e->frame_ids + *n, e->part_frames + part->at, part->n * sizeof(*e->frame_ids));
 	} else {
+		part = &direct;
 		resolve_part(r, e, &direct, time, e->frame_ids + *n);
 	}
 	take_part_span(memo, part);
@@ -725,12 +735,17 @@ static int compare_times(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* The images' epochs (see struct sample_key). */
+/*
+ * The images' epochs (see struct sample_key), and the last time of all,
+ * at which image_at finds no image (an image never unloaded has
+ * "unloaded" UINT64_MAX).
+ */
 static void find_epochs(const struct etl_reader *r, struct epochs *epochs)
 {
 	size_t n = 0;
 
 	epochs->times = pc_xmalloc((2 * r->nimages + 1) * sizeof(*epochs->times));
+	epochs->times[n++] = UINT64_MAX;
 	for (size_t i = 0; i < r->nimages; i++) {
 		epochs->times[n++] = r->images[i].loaded;
 		if (r->images[i].unloaded != UINT64_MAX)
@@ -751,7 +766,9 @@ static void find_epochs(const struct etl_reader *r, struct epochs *epochs)
 static size_t group_ranges(struct etl_reader *r, const struct epochs *epochs,
 			   struct key_range ranges[2])
 {
-	bool two = pc_ctx_threads(r->ctx) >= 2 && r->nsamples >= ETL_GROUP_SPLIT_MIN;
+	bool keep_times = pc_model_keeps_times(r->m);
+	bool two = !keep_times && pc_ctx_threads(r->ctx) >= 2 &&
+		   r->nsamples >= ETL_GROUP_SPLIT_MIN;
 	size_t n = two ? 2 : 1;
 	struct pc_threads *thread = NULL;
 
@@ -762,13 +779,15 @@ static size_t group_ranges(struct etl_reader *r, const struct epochs *epochs,
 		ranges[i].grouped = ranges[i].begin;
 		pc_index_init(&ranges[i].index);
 		ranges[i].reuse.period = ETL_GROUP_REUSE_PERIOD;
-		ranges[i].reuse.given_up = pc_model_keeps_times(r->m);
+		ranges[i].reuse.given_up = keep_times;
 	}
 	if (two)
 		thread = pc_threads_start(1, group_samples, (void *const[]){ &ranges[1] }, false);
 	group_samples(&ranges[0]);
 	if (two && !pc_threads_count(thread))
 		group_samples(&ranges[1]);
+	else if (two && r->ctx->threads_used < 2)
+		r->ctx->threads_used = 2;
 	if (thread)
 		pc_threads_join(thread);
 	return n;
@@ -798,6 +817,8 @@ int etl_emit_samples(struct etl_reader *r)
 	e.frame_ids = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frame_ids));
 	pc_index_init(&e.label_index);
 	pc_index_init(&e.part_index);
+	/* as many frames as the raw sequences hold addresses, and some */
+	e.part_frames_max = (r->raw.nitems + r->raw_second.nitems) / 2 + ((size_t)1 << 16);
 	for (size_t i = 0; i < nranges; i++) {
 		if (!ret)
 			ret = add_range(r, &e, &ranges[i]);

@@ -188,7 +188,8 @@ static inline uint64_t raw_address(const uint32_t *items, size_t i)
 /* ---- resolving ---- */
 
 /* qsort for arrays that may be empty (and NULL). */
-static inline void sort_items(void *items, size_t n, size_t size, int (*compare)(const void *, const void *))
+static inline void sort_items(void *items, size_t n, size_t size,
+			      int (*compare)(const void *, const void *))
 {
 	if (n > 1)
 		qsort(items, n, size, compare);
@@ -207,9 +208,12 @@ static inline bool is_kernel_address(const struct etl_reader *r, uint64_t addres
 int etl_emit_samples(struct etl_reader *r);
 /* Puts the threads in order for etl_thread_process (etl_emit_samples does). */
 void etl_sort_threads(struct etl_reader *r);
-/* The process of thread tid at time: its last Thread event before then (else its first). */
+/*
+ * The process of thread tid at time: its last Thread event at or before
+ * then (else its first).
+ */
 bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid);
-/* The name of process pid at time: its last Process event before then, else its first. */
+/* The name of process pid at time: its last Process event at or before then, else its first. */
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time);
 
 #endif

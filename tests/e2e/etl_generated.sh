@@ -36,9 +36,12 @@
 #     warning exactly for nosamples, and nothing else but the folded
 #     writer's notes about what folded cannot keep;
 #   - `info --progid` lists every DbgID_RSDS the scenario wrote;
-# late-key (a hand-made trace) has a stack key referred to out of time
-# order, across its redefinition, and each reference takes its own
-# definition;
+# two hand-made traces give their expected folded output: late_key (a
+# stack key referred to out of time order, across its redefinition: each
+# reference takes its own definition) and max_time (the last sample at time
+# 2^64 - 1, where no image is loaded any more); shared_stacks (3,000
+# processes sharing three stacks of 1,024 frames) reads within 24 MB of
+# peak RSS (tools/runstat), to 6,000 samples, alike on two threads and one;
 # and each compressed trace gives the same -t dump model and the same
 # `info --events` census (but for its buffers line, which must count every
 # buffer but the header buffer compressed) as its plain twin; mixed has 6
@@ -179,19 +182,45 @@ case $mixed in
 *) fail "mixed: not 6 compressed buffers: $mixed" ;;
 esac
 
-# --- a stack key referred to out of time order (etl_seeds.py late_key_trace) ---
-late="$tmp/late-key"
-python3 -B - "$seeds" "$late" <<'PY' || fail "late-key: etl_seeds.py could not make the trace"
+# --- hand-made traces (etl_seeds.py): a stack key referred to out of time
+# order; samples up to the largest time there is ---
+for made in late_key max_time; do
+	out="$tmp/$made"
+	python3 -B - "$seeds" "$out" "$made" <<'PY' || fail "$made: etl_seeds.py could not make the trace"
 import sys, os
 sys.path.insert(0, os.path.dirname(sys.argv[1]))
 import etl_seeds
-data, expected = etl_seeds.late_key_trace()
+data, expected = getattr(etl_seeds, sys.argv[3] + "_trace")()
 open(sys.argv[2] + ".etl", "wb").write(data)
 open(sys.argv[2] + ".expected.folded", "w").write(expected)
 PY
-pc convert -q -f etl -t folded -o "$late.folded" "$late.etl" || fail "late-key: convert failed"
-same "late-key: each reference takes the first definition at or after its own time" \
-	"$late.expected.folded" "$late.folded"
+	pc convert -q -f etl -t folded -o "$out.folded" "$out.etl" || fail "$made: convert failed"
+	same "$made: folded" "$out.expected.folded" "$out.folded"
+done
+
+# --- 3,000 processes sharing three stacks of 1,024 frames: the reader's
+# memory follows the stacks, not the (stack, process) pairs ---
+shared="$tmp/shared-stacks"
+python3 -B - "$seeds" "$shared.etl" <<'PY' || fail "shared-stacks: etl_seeds.py could not make the trace"
+import sys, os
+sys.path.insert(0, os.path.dirname(sys.argv[1]))
+import etl_seeds
+open(sys.argv[2], "wb").write(etl_seeds.shared_stacks_trace(3000))
+PY
+checked=$((checked + 1))
+[ -x "$build/tools/runstat" ] || fail "shared-stacks: $build/tools/runstat is not built"
+rss=$("$build/tools/runstat" "$profconv" convert -q -f etl -t dump -o "$shared.dump" "$shared.etl")
+case $rss in
+*" 0") [ "$(echo "$rss" | cut -d' ' -f2)" -le 24576 ] ||
+	fail "shared-stacks: peak RSS $(echo "$rss" | cut -d' ' -f2) KB for a 1 MB trace (at most 24 MB)" ;;
+*) fail "shared-stacks: convert failed ($rss)" ;;
+esac
+pc convert -q --threads 1 -f etl -t dump -o "$shared.1.dump" "$shared.etl" ||
+	fail "shared-stacks: convert --threads 1 failed"
+same "shared-stacks: -t dump on two threads against one" "$shared.1.dump" "$shared.dump"
+checked=$((checked + 1))
+[ "$(grep -c '^sample ' "$shared.dump")" = 6000 ] ||
+	fail "shared-stacks: not 6000 samples: $(grep -c '^sample ' "$shared.dump")"
 
 # --- two ranges at once: large, a file past 4 MiB, is read on two threads ---
 # (its expected outputs were checked above, from the file and from a pipe);

@@ -1078,6 +1078,52 @@ def late_key_trace():
     return data, "t.exe;[t.exe] 2\nt.exe;[t.exe];[t.exe] 1\n"
 
 
+def max_time_trace():
+    """Three samples of one IP in an image loaded for the whole trace, the last
+    at the largest time there is (2^64 - 1), where no image is loaded any more
+    (a life ends before its unload time, and "never unloaded" is that time):
+    the last sample's frame is in no image. The buffers' times stay below 2^63
+    (they are signed). Returns (bytes, expected folded)."""
+    p, T = 8, HEADER_TIME + 1
+    exe, last = 0x7FF600000000, (1 << 64) - 1
+    tr = Trace(p=p, cpus=2, buffer_size=512)
+    tr.add(0, T, system_event(H_PROCESS_DCSTART, 0, 100, T, process_payload(p, 100, 4, "t.exe")))
+    tr.add(0, T, system_event(H_THREAD_DCSTART, 101, 100, T, thread_payload(p, 100, 101)))
+    tr.add(0, T, system_event(H_IMAGE_DCSTART, 0, 100, T,
+                              image_payload(p, exe, 0x10000, 100, "\\t.exe")))
+    for n, t in enumerate((T + 100, last - 1, last)):
+        tr.add(0, min(t, T + 200 + n), perfinfo_event(H_SAMPLE, t, sample_payload(p, exe + 0x1000,
+                                                                                  101)))
+    data, _ = tr.build()
+    return data, "t.exe;[t.exe] 2\nt.exe;[unknown] 1\n"
+
+
+def shared_stacks_trace(nprocesses):
+    """nprocesses processes of one thread each, whose two samples share one kernel
+    stack key and one of two user stack keys, each key 1,024 frames long: the
+    stacks are few, the (stack, process) pairs many. Returns the bytes."""
+    p, T = 8, HEADER_TIME + 1
+    tr = Trace(p=p, cpus=2, buffer_size=65536)
+    kernel, users = 0xFFFFE00000001000, (0xFFFFE00000002000, 0xFFFFE00000003000)
+    threads = [(1000 + 4 * j, 1001 + 4 * j) for j in range(nprocesses)]
+    for pid, tid in threads:
+        tr.add(0, T, system_event(H_THREAD_DCSTART, tid, pid, T, thread_payload(p, pid, tid)))
+    t = T + 10
+    for pid, tid in threads:
+        for user in users:
+            t += 10
+            tr.add(1, t, perfinfo_event(H_SAMPLE, t, sample_payload(p, 0x401000, tid)))
+            tr.add(1, t + 1, perfinfo_event(H_KEY_KERNEL, t + 1,
+                                            key_ref_payload(p, t, pid, tid, kernel)))
+            tr.add(1, t + 2, perfinfo_event(H_KEY_USER, t + 2, key_ref_payload(p, t, pid, tid, user)))
+    t += 100
+    for n, (key, base) in enumerate(((kernel, 0xFFFFF80000000000), (users[0], 0x10000),
+                                     (users[1], 0x90000))):
+        tr.add(1, t + n, perfinfo_event(H_KEY_RUNDOWN, t + n, key_def_payload(
+            p, key, [base + 16 * i for i in range(1024)])))
+    return tr.build()[0]
+
+
 # -------------------------------------------------- the generated traces
 
 def scenario(name):
@@ -1137,6 +1183,7 @@ SEEDS = [
     ("tiny.etl", lambda: tiny_trace(False)[0]),
     ("tiny-xpress.etl", lambda: tiny_trace(True)[0]),
     ("late-key.etl", lambda: late_key_trace()[0]),
+    ("max-time.etl", lambda: max_time_trace()[0]),
 ]
 
 
