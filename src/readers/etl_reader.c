@@ -547,6 +547,7 @@ static void reader_release(struct etl_reader *r)
 {
 	free(r->samples);
 	free(r->fragments);
+	free(r->fragments2);
 	free(r->keys);
 	pc_seqs_release(&r->raw);
 	pc_seqs_release(&r->raw_second);
@@ -695,12 +696,12 @@ static void *resolve_second(void *arg)
 
 /*
  * What the second range read, after the first range's: its key
- * definitions, samples and fragments, each range's sorted by
- * sort_collected, merged into the first's (the arrays a sequential read
- * sorts, but for the sequence ids), every key reference resolved (each
- * range's on a thread of its own, before its fragments are merged), its
- * raw sequences kept beside the first's, and the events it left handled
- * now, in order.
+ * definitions and samples, each range's sorted by sort_collected, merged
+ * into the first's (the arrays a sequential read sorts, but for the
+ * sequence ids); every key reference resolved (each range's on a thread
+ * of its own); its fragments kept apart, sorted (r->fragments2); its raw
+ * sequences kept beside the first's; and the events it left handled now,
+ * in order.
  */
 static void take_second_range(struct etl_reader *r, struct second_range *s)
 {
@@ -720,8 +721,10 @@ static void take_second_range(struct etl_reader *r, struct second_range *s)
 	pc_threads_join(thread);
 	pc_index_release(&first);
 	r->undefined_keys += job.undefined;
-	merge_items(&r->fragments, &r->nfragments, &r->fragments_cap, &s->r.fragments,
-		    &s->r.nfragments, sizeof(*r->fragments), compare_fragments);
+	r->fragments2 = s->r.fragments;
+	r->nfragments2 = s->r.nfragments;
+	s->r.fragments = NULL;
+	s->r.nfragments = 0;
 	pc_seqs_release(&r->raw_second);
 	r->raw_second = s->r.raw;
 	pc_seqs_init(&s->r.raw);

@@ -21,16 +21,17 @@
 #endif
 
 /*
- * The first fragment of (time, tid), or nfragments, looked for from *cursor
- * on (samples are taken in the fragments' order, so it only moves forward).
+ * The first of the n fragments (sorted) of (time, tid), or n, looked for
+ * from *cursor on (samples are taken in the fragments' order, so it only
+ * moves forward).
  */
-static size_t first_fragment(const struct etl_reader *r, size_t *cursor, uint64_t time,
-			     uint32_t tid)
+static size_t first_fragment(const struct fragment *fragments, size_t n, size_t *cursor,
+			     uint64_t time, uint32_t tid)
 {
 	size_t i = *cursor;
 
-	while (i < r->nfragments && (r->fragments[i].time < time ||
-				     (r->fragments[i].time == time && r->fragments[i].tid < tid)))
+	while (i < n && (fragments[i].time < time ||
+			 (fragments[i].time == time && fragments[i].tid < tid)))
 		i++;
 	*cursor = i;
 	return i;
@@ -260,7 +261,7 @@ struct sample_key {
 
 /* Where the keys of samples in time order are: both only move forward. */
 struct key_cursor {
-	size_t fragment;              /* first_fragment's */
+	size_t fragment, fragment2;   /* first_fragment's, in each array */
 	size_t epoch;                 /* epochs at or before the last sample's time */
 };
 
@@ -369,15 +370,18 @@ static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment
 							    f->count - 1));
 }
 
-/* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
-static void pick_fragments(const struct etl_reader *r, size_t *cursor, const struct sample *s,
-			   bool shared, const struct fragment **kernel, const struct fragment **user)
+/*
+ * Of the n fragments (sorted), those of the sample's (time, thread): the
+ * last kernel one in *kernel and the last user one in *user, when it has
+ * them.
+ */
+static void pick_from(const struct etl_reader *r, const struct fragment *fragments, size_t n,
+		      size_t *cursor, const struct sample *s, bool shared,
+		      const struct fragment **kernel, const struct fragment **user)
 {
-	*kernel = *user = NULL;
-	for (size_t i = first_fragment(r, cursor, s->time, s->tid);
-	     i < r->nfragments && r->fragments[i].time == s->time && r->fragments[i].tid == s->tid;
-	     i++) {
-		const struct fragment *f = &r->fragments[i];
+	for (size_t i = first_fragment(fragments, n, cursor, s->time, s->tid);
+	     i < n && fragments[i].time == s->time && fragments[i].tid == s->tid; i++) {
+		const struct fragment *f = &fragments[i];
 
 		if (!f->resolved || (shared && f->cpu != s->cpu))
 			continue;
@@ -386,6 +390,19 @@ static void pick_fragments(const struct etl_reader *r, size_t *cursor, const str
 		else
 			*user = f;
 	}
+}
+
+/*
+ * The sample's fragments: the last kernel one and the last user one of its
+ * (time, thread), the second range's after the first's.
+ */
+static void pick_fragments(const struct etl_reader *r, struct key_cursor *c,
+			   const struct sample *s, bool shared, const struct fragment **kernel,
+			   const struct fragment **user)
+{
+	*kernel = *user = NULL;
+	pick_from(r, r->fragments, r->nfragments, &c->fragment, s, shared, kernel, user);
+	pick_from(r, r->fragments2, r->nfragments2, &c->fragment2, s, shared, kernel, user);
 }
 
 /* The key of sample i, the samples before it taken in order through c. */
@@ -400,7 +417,7 @@ static void sample_key(const struct etl_reader *r, const struct epochs *epochs,
 
 	*k = (struct sample_key){ .tid = s->tid };
 	k->has_pid = s->tid == 0 || etl_thread_process(r, s->tid, s->time, &k->pid);
-	pick_fragments(r, &c->fragment, s, shared, &kernel, &user);
+	pick_fragments(r, c, s, shared, &kernel, &user);
 	stack_pid = user ? user->pid : kernel ? kernel->pid : UINT32_MAX;
 	if (!k->has_pid && stack_pid != UINT32_MAX) { /* the stack says whose it is */
 		k->pid = stack_pid;

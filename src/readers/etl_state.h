@@ -132,6 +132,13 @@ struct etl_reader {
 	size_t nsamples, samples_cap;
 	struct fragment *fragments;
 	size_t nfragments, fragments_cap;
+	/*
+	 * The second range's fragments, sorted, kept apart: a sample's are
+	 * looked for in both arrays, the first range's first, as a merge of
+	 * the two would put them.
+	 */
+	struct fragment *fragments2;
+	size_t nfragments2;
 	struct key_definition *keys;
 	size_t nkeys, keys_cap;
 	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */
