@@ -448,30 +448,55 @@ static bool group_equal(const void *ctx, uint32_t id, const void *key)
 	       a->ip == b->ip;
 }
 
-/* Groups the range's samples until their keys prove to hardly repeat (a worker). */
+/* The keys of a batch of samples are found, then their slots asked for together. */
+#define GROUP_BATCH 8
+
+/* Counts sample i, of key k (hash hash), in its group, or makes one. */
+static void group_sample(struct key_range *g, size_t i, const struct sample_key *k, uint64_t hash)
+{
+	uint32_t at = pc_index_find(&g->index, hash, group_equal, g, k);
+
+	if (at) {
+		g->groups[at - 1].count++;
+	} else {
+		pc_grow(&g->groups, &g->groups_cap, g->ngroups + 1, sizeof(*g->groups));
+		g->groups[g->ngroups++] = (struct sample_group){ .key = *k, .first = i, .count = 1 };
+		pc_index_add(&g->index, hash, (uint32_t)g->ngroups);
+	}
+	reuse_still_worth(&g->reuse, at != 0);
+}
+
+/*
+ * Groups the range's samples until their keys prove to hardly repeat (a
+ * worker), GROUP_BATCH at a time: the keys of a batch, then the index
+ * slots and the likely groups asked for (their cache misses overlap), then
+ * each counted in order.
+ */
 static void *group_samples(void *arg)
 {
 	struct key_range *g = arg;
 	struct key_cursor c = { 0 };
-	size_t i;
+	struct sample_key keys[GROUP_BATCH];
+	uint64_t hashes[GROUP_BATCH];
+	size_t i = g->begin;
 
-	for (i = g->begin; i < g->end && !g->reuse.given_up && g->ngroups < UINT32_MAX - 1; i++) {
-		struct sample_key k;
-		uint64_t hash;
-		uint32_t at;
+	while (i < g->end && !g->reuse.given_up && g->ngroups < UINT32_MAX - GROUP_BATCH) {
+		size_t n = g->end - i < GROUP_BATCH ? g->end - i : GROUP_BATCH, j;
 
-		sample_key(g->r, g->epochs, &c, i, &k);
-		hash = key_hash(&k);
-		at = pc_index_find(&g->index, hash, group_equal, g, &k);
-		if (at) {
-			g->groups[at - 1].count++;
-		} else {
-			pc_grow(&g->groups, &g->groups_cap, g->ngroups + 1, sizeof(*g->groups));
-			g->groups[g->ngroups++] = (struct sample_group){ .key = k, .first = i,
-									 .count = 1 };
-			pc_index_add(&g->index, hash, (uint32_t)g->ngroups);
+		for (j = 0; j < n; j++) {
+			sample_key(g->r, g->epochs, &c, i + j, &keys[j]);
+			hashes[j] = key_hash(&keys[j]);
+			pc_index_prefetch(&g->index, hashes[j]);
 		}
-		reuse_still_worth(&g->reuse, at != 0);
+		for (j = 0; j < n; j++) {
+			uint32_t id = pc_index_candidate(&g->index, hashes[j]);
+
+			if (id)
+				PC_PREFETCH(&g->groups[id - 1]);
+		}
+		for (j = 0; j < n && !g->reuse.given_up; j++)
+			group_sample(g, i + j, &keys[j], hashes[j]);
+		i += j;
 	}
 	g->grouped = i;
 	pc_index_release(&g->index);
