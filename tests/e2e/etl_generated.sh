@@ -46,7 +46,8 @@
 # `info --events` census (but for its buffers line, which must count every
 # buffer but the header buffer compressed) as its plain twin; mixed has 6
 # compressed buffers;
-# the seeds of tests/fuzz/corpus/etl (if there) convert with exit 0.
+# the seeds of tests/fuzz/corpus/etl (if there) convert with exit 0 and
+# are those etl_seeds.py makes now.
 # Re-layout (etl_seeds.py relayout): ../shared/corpus/etl/net.4.5.2.x64.etl
 # and SelfDescribingSingleEvent.etl with every compressed buffer stored
 # plain give byte-identical folded, dump and (with pprof) `pprof -raw`
@@ -282,12 +283,19 @@ for case in cut size xpress; do
 	[ ! -e "$large.b2.folded" ] || fail "large, $case: an output was written"
 done
 
-# the seeds convert
+# the seeds convert, and are those etl_seeds.py makes now
 if [ -d "$top/tests/fuzz/corpus/etl" ]; then
 	for seed in "$top"/tests/fuzz/corpus/etl/*.etl; do
 		checked=$((checked + 1))
 		pc convert -q -f etl -t folded -o "$tmp/seed.folded" "$seed" ||
 			fail "seed $(basename "$seed") does not convert"
+	done
+	mkdir -p "$tmp/seeds" && python3 -B "$seeds" "$tmp/seeds" ||
+		fail "etl_seeds.py could not make the seeds"
+	for seed in "$tmp"/seeds/*.etl; do
+		checked=$((checked + 1))
+		cmp -s "$seed" "$top/tests/fuzz/corpus/etl/$(basename "$seed")" ||
+			fail "seed $(basename "$seed"): tests/fuzz/corpus/etl holds another (run etl_seeds.py)"
 	done
 fi
 
