@@ -32,7 +32,13 @@ static void grow_to(struct pc_index *index, size_t cap)
 	struct pc_index_slot *old = index->slots;
 	size_t old_cap = old ? index->mask + 1 : 0;
 
-	index->slots = pc_xcalloc(cap, sizeof(*index->slots));
+	/*
+	 * Written before it is read: probing calloc's untouched pages would
+	 * map the zero page first, and each write after that costs a second
+	 * fault and a TLB flush (an interrupt to every CPU running a thread).
+	 */
+	index->slots = pc_xmalloc(cap * sizeof(*index->slots));
+	memset(index->slots, 0, cap * sizeof(*index->slots));
 	index->mask = cap - 1;
 	for (size_t i = 0; i < old_cap; i++)
 		if (old[i].id)
