@@ -1059,9 +1059,9 @@ static void reader_release(struct ps_reader *r)
 {
 	free(r->cur.frames);
 	free(r->cur.branches);
-	ps_htable_release(&r->frames);
+	ps_htable_release(&r->frames.table);
 	ps_htable_release(&r->ends);
-	ps_htable_release(&r->blocks);
+	ps_htable_release(&r->blocks.table);
 	ps_table_release(&r->modules);
 	ps_table_release(&r->labelsets);
 	ps_table_release(&r->tids);

@@ -127,9 +127,10 @@ struct ps_reader {
 	struct ps_sample cur;
 	uint64_t repeat;   /* llvm-profgen's count for the next sample */
 
-	struct ps_htable frames;  /* (space, gen, frame text) -> frame id */
-	struct ps_htable ends;    /* (space, gen, branch end text) -> frame id */
-	struct ps_htable blocks;  /* (space, gen, callchain) -> stack id */
+	struct ps_cache frames;   /* (space, gen, frame text) -> frame id */
+	struct ps_htable ends;    /* (space, gen, branch end text) -> frame id: not forgotten,
+				     as a SYM+0xOFF end resolves by what came before */
+	struct ps_cache blocks;   /* (space, gen, callchain) -> stack id */
 	struct ps_table modules;  /* (space [| build id], dso) -> module id */
 	struct ps_table labelsets; /* label fields -> label set id + 1 */
 	struct ps_table tids;     /* tid -> pid + 2 */

@@ -149,3 +149,27 @@ void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value)
 	};
 	pc_index_add(&t->index, h.h1, (uint32_t)t->nentries);
 }
+
+/* ---- caches that may forget ---- */
+
+#define CACHE_WINDOW 65536 /* lookups between two looks at the hit rate */
+#define SPARSE_KEEP 16     /* sparse: 1 in this many new texts kept; and the hit rate */
+
+uint32_t ps_cache_get(struct ps_cache *c, struct ps_hash h)
+{
+	uint32_t value = ps_htable_get(&c->table, h);
+
+	c->hits += value != 0;
+	if (++c->lookups == CACHE_WINDOW) {
+		c->sparse = c->hits < CACHE_WINDOW / SPARSE_KEEP;
+		c->lookups = c->hits = 0;
+	}
+	return value;
+}
+
+void ps_cache_offer(struct ps_cache *c, struct ps_hash h, uint32_t value)
+{
+	if (c->sparse && c->offered++ % SPARSE_KEEP)
+		return;
+	ps_htable_add(&c->table, h, value);
+}

@@ -67,6 +67,25 @@ uint32_t ps_htable_get(const struct ps_htable *t, struct ps_hash h);
 /* Adds the text that hashes to h with value (not 0); it must not be there yet. */
 void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value);
 
+/*
+ * A cache of texts to values that may forget (a memo: what it forgets is
+ * worked out again, the same). When its lookups hardly ever hit (fewer
+ * than 1 in 16 of a window of them), as with callchains that are all
+ * distinct, it keeps only every 16th new text until lookups hit again:
+ * memory and time go to the texts that repeat.
+ */
+struct ps_cache {
+	struct ps_htable table;
+	uint32_t lookups, hits; /* in the current window */
+	uint32_t offered;       /* new texts offered while sparse */
+	bool sparse;
+};
+
+/* The cached value of the text that hashes to h, or 0. */
+uint32_t ps_cache_get(struct ps_cache *c, struct ps_hash h);
+/* Offers the text that hashes to h (just missed by ps_cache_get) with value (not 0). */
+void ps_cache_offer(struct ps_cache *c, struct ps_hash h, uint32_t value);
+
 /* Asks the processor for the index slot where a lookup of h starts. */
 static inline void ps_htable_prefetch(const struct ps_htable *t, struct ps_hash h)
 {

@@ -37,7 +37,7 @@ static uint32_t cached_frame(struct ps_reader *r, struct ps_hash h)
 
 	if (hot->value && hot->h1 == h.h1 && hot->h2 == (uint32_t)h.h2)
 		return hot->value;
-	id = ps_htable_get(&r->frames, h);
+	id = ps_cache_get(&r->frames, h);
 	if (id)
 		*hot = (struct ps_hot){ .h1 = h.h1, .h2 = (uint32_t)h.h2, .value = id };
 	return id;
@@ -54,7 +54,7 @@ static int new_frame(struct ps_reader *r, size_t at, size_t end, struct ps_hash 
 	if (f.dso)
 		r->saw_dso = true;
 	*id = ps_frame_for(r, &f);
-	ps_htable_add(&r->frames, h, *id);
+	ps_cache_offer(&r->frames, h, *id);
 	*hot_slot(r, h) = (struct ps_hot){ .h1 = h.h1, .h2 = (uint32_t)h.h2, .value = *id };
 	return 0;
 }
@@ -161,7 +161,7 @@ static int resolve_block(struct ps_reader *r, const uint8_t *data, size_t n)
 
 	/* the lines' cache slots are far apart: ask for all of them at once */
 	for (size_t i = 0; i < n; i++)
-		ps_htable_prefetch(&r->frames, r->block[i].h);
+		ps_htable_prefetch(&r->frames.table, r->block[i].h);
 	for (size_t i = 0; i < n; i++) {
 		const struct ps_block_line *line = &r->block[i];
 		uint32_t id = cached_frame(r, line->h);
@@ -198,7 +198,7 @@ int ps_try_block(struct ps_reader *r)
 	if (!find_block(r, &data, &n, &blank))
 		return pc_input_check_io(r->in, &r->ctx->err);
 	h = block_hash(r, n);
-	stack = ps_htable_get(&r->blocks, h);
+	stack = ps_cache_get(&r->blocks, h);
 	if (stack) {
 		r->cur.stack = stack;
 	} else if ((rc = resolve_block(r, data, n))) {
@@ -214,6 +214,6 @@ int ps_try_block(struct ps_reader *r)
 	if (ps_emit_sample(r))
 		return -1;
 	if (!stack)
-		ps_htable_add(&r->blocks, h, r->cur.stack);
+		ps_cache_offer(&r->blocks, h, r->cur.stack);
 	return 0;
 }
