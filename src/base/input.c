@@ -74,6 +74,24 @@ bool pc_input_is_whole_file(const struct pc_input *in)
 	       lseek(in->fd, 0, SEEK_CUR) == (off_t)(in->data_offset + in->end);
 }
 
+bool pc_input_set_limit(struct pc_input *in, uint64_t limit, unsigned progress_ranges)
+{
+	uint64_t window_end = in->data_offset + in->end;
+
+	if (limit < window_end) { /* the window holds bytes past it: read them again later */
+		if (limit < in->data_offset + in->pos || in->positioned || in->fd < 0 ||
+		    lseek(in->fd, (off_t)limit, SEEK_SET) != (off_t)limit)
+			return false;
+		in->end = (size_t)(limit - in->data_offset);
+		window_end = limit;
+	}
+	in->limit = limit;
+	in->progress_ranges = progress_ranges;
+	in->eof = in->io_errno || window_end == limit ||
+		  (in->size != PC_SIZE_UNKNOWN && window_end >= in->size);
+	return true;
+}
+
 void pc_input_close(struct pc_input *in)
 {
 	if (in->owns_fd && in->fd >= 0)
@@ -106,7 +124,7 @@ static uint64_t progress_done(const struct pc_input *in)
 {
 	uint64_t at = in->data_offset + in->end;
 
-	if (!in->positioned)
+	if (!in->positioned && in->progress_ranges < 2)
 		return at;
 	return in->range_start + (at - in->range_start) * in->progress_ranges;
 }

@@ -96,6 +96,12 @@ uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
 	return id;
 }
 
+void pc_seqs_reserve(struct pc_seqs *seqs, size_t count)
+{
+	seqs_catch_up(seqs);
+	pc_index_reserve(&seqs->index, count);
+}
+
 void pc_seqs_drop_index(struct pc_seqs *seqs)
 {
 	pc_index_release(&seqs->index);

@@ -1,8 +1,12 @@
 /* copy.c - one model's content into another: id maps, metadata, merging. */
 #include "model/copy.h"
 
+#define COPY_BATCH 256 /* frames added at once (pc_model_add_frames) */
+
 pc_str_id pc_model_copy_str(const struct pc_model_copy *copy, pc_str_id id)
 {
+	if (copy->string_map)
+		return copy->string_map[id];
 	return pc_model_intern(copy->dst, pc_str(copy->src, id), pc_str_len(copy->src, id));
 }
 
@@ -22,6 +26,14 @@ static void copy_modules(struct pc_model_copy *copy, const struct pc_expansion *
 	}
 }
 
+/* src's string id as an id of dst's, or 0 when dst does not have that string. */
+static pc_str_id found_str(const struct pc_model_copy *copy, pc_str_id id)
+{
+	if (copy->string_map)
+		return copy->string_map[id];
+	return pc_model_find_string(copy->dst, pc_str(copy->src, id), pc_str_len(copy->src, id));
+}
+
 /*
  * The system names of src's frames, onto the dst frames they became when
  * those keep the function's name (a frame that expansion named anew has
@@ -35,9 +47,7 @@ static void copy_system_names(struct pc_model_copy *copy)
 
 		if (!pc_model_system_name(copy->src, f, &name) ||
 		    (copy->chain_at && copy->chain_at[f + 1] - copy->chain_at[f] != 1) ||
-		    pc_model_frame(copy->dst, to)->function !=
-			    pc_model_find_string(copy->dst, pc_str(copy->src, function),
-						 pc_str_len(copy->src, function)))
+		    pc_model_frame(copy->dst, to)->function != found_str(copy, function))
 			continue;
 		pc_model_set_system_name(copy->dst, to, pc_model_copy_str(copy, name));
 	}
@@ -46,15 +56,20 @@ static void copy_system_names(struct pc_model_copy *copy)
 static void copy_frames(struct pc_model_copy *copy)
 {
 	const struct pc_model *src = copy->src;
+	struct pc_frame batch[COPY_BATCH];
+	size_t n = pc_model_nframes(src);
 
-	copy->frame_map = pc_xcalloc(pc_model_nframes(src) + 1, sizeof(*copy->frame_map));
-	for (size_t i = 0; i < pc_model_nframes(src); i++) {
-		struct pc_frame frame = *pc_model_frame(src, i + 1);
+	copy->frame_map = pc_xcalloc(n + 1, sizeof(*copy->frame_map));
+	for (size_t start = 0; start < n; start += COPY_BATCH) {
+		size_t k = n - start < COPY_BATCH ? n - start : COPY_BATCH;
 
-		frame.module = copy->module_map[frame.module];
-		frame.function = pc_model_copy_str(copy, frame.function);
-		frame.file = pc_model_copy_str(copy, frame.file);
-		copy->frame_map[i + 1] = pc_model_add_frame(copy->dst, &frame);
+		for (size_t i = 0; i < k; i++) {
+			batch[i] = *pc_model_frame(src, (uint32_t)(start + i + 1));
+			batch[i].module = copy->module_map[batch[i].module];
+			batch[i].function = pc_model_copy_str(copy, batch[i].function);
+			batch[i].file = pc_model_copy_str(copy, batch[i].file);
+		}
+		pc_model_add_frames(copy->dst, batch, k, &copy->frame_map[start + 1]);
 	}
 	copy_system_names(copy);
 }
@@ -115,6 +130,8 @@ void pc_model_copy_begin(struct pc_model_copy *copy, const struct pc_model *src,
 
 void pc_model_copy_end(struct pc_model_copy *copy)
 {
+	free(copy->string_map);
+	copy->string_map = NULL;
 	free(copy->module_map);
 	free(copy->frame_map);
 	free(copy->labelset_map);
@@ -162,6 +179,8 @@ struct merge {
 	struct pc_branch *branches;
 	size_t branches_cap;
 	size_t *sample_map; /* from's sample index -> into's, for the timed samples */
+	uint32_t *stack_map, *branches_map; /* from's ids -> into's, when mapped first (append) */
+	bool distinct_columns; /* no two of from's columns map to one of into's (append) */
 };
 
 static bool frame_hidden(const struct merge *mg, uint32_t frame)
@@ -297,6 +316,12 @@ static struct pc_sample map_sample(struct merge *mg, size_t i)
 {
 	const struct pc_sample *s = pc_model_sample(mg->copy.src, i);
 
+	if (mg->stack_map)
+		return (struct pc_sample){
+			.stack = mg->stack_map[s->stack],
+			.labels = mg->copy.labelset_map[s->labels],
+			.branches = mg->branches_map[s->branches],
+		};
 	return (struct pc_sample){
 		.stack = map_stack(mg, s->stack),
 		.labels = mg->copy.labelset_map[s->labels],
@@ -312,6 +337,16 @@ static int merge_counts(struct merge *mg, size_t i, const struct pc_sample *samp
 	size_t at = 0;
 	int status = 0;
 
+	if (mg->distinct_columns && !mg->sample_map) { /* one lookup of the sample */
+		struct pc_column_count counts[PC_MAX_COLUMNS];
+		size_t n = 0;
+
+		for (size_t c = 0; c < pc_model_ncolumns(from); c++)
+			if (values[c] || c == 0)
+				counts[n++] = (struct pc_column_count){ (size_t)mg->column_map[c],
+									values[c] };
+		return pc_model_add_sample_counts(mg->copy.dst, sample, counts, n, NULL);
+	}
 	/* column 0 even when zero, so a sample of all-zero counts is kept too */
 	for (size_t c = 0; c < pc_model_ncolumns(from) && !status; c++)
 		if (values[c] || c == 0)
@@ -388,35 +423,123 @@ static int merge_arcs(const struct pc_model_copy *copy)
 	return 0;
 }
 
+/* Interns every string of copy->src in copy->dst, in src's order, into copy->string_map. */
+static void copy_all_strings(struct pc_model_copy *copy)
+{
+	size_t n = pc_model_nstrings(copy->src);
+
+	copy->string_map = pc_xmalloc((n ? n : 1) * sizeof(*copy->string_map));
+	pc_model_intern_strings_of(copy->dst, copy->src, copy->string_map);
+}
+
+static bool maps_distinct(const int *column_map, size_t n)
+{
+	for (size_t c = 0; c < n; c++)
+		for (size_t d = c + 1; d < n; d++)
+			if (column_map[c] == column_map[d])
+				return false;
+	return true;
+}
+
+/* Every stack and branch stack of from, in from's order, into mg's maps. */
+static void map_all_stacks(struct merge *mg)
+{
+	size_t nstacks = pc_model_nstacks(mg->copy.src);
+	size_t nbranches = pc_model_nbranch_stacks(mg->copy.src);
+
+	mg->stack_map = pc_xcalloc(nstacks + 1, sizeof(*mg->stack_map));
+	mg->branches_map = pc_xcalloc(nbranches + 1, sizeof(*mg->branches_map));
+	for (uint32_t id = 1; id <= nstacks; id++)
+		mg->stack_map[id] = map_stack(mg, id);
+	for (uint32_t id = 1; id <= nbranches; id++)
+		mg->branches_map[id] = map_branches(mg, id);
+}
+
+/* The copy of columns, modules, frames and label sets, with metadata; -1 past the columns. */
+static int copy_tables(struct merge *mg, const struct pc_expansion *expansion)
+{
+	if (map_columns(mg->copy.dst, mg->copy.src, mg->column_map))
+		return -1;
+	if (expansion) {
+		copy_modules(&mg->copy, expansion);
+		expand_frames(&mg->copy, expansion);
+	} else {
+		copy_modules(&mg->copy, NULL);
+		copy_frames(&mg->copy);
+	}
+	copy_labelsets(&mg->copy);
+	pc_model_copy_metadata(&mg->copy, NULL);
+	return 0;
+}
+
+/* The samples and arcs, once the tables are copied; -1 when a count would overflow. */
+static int merge_counted(struct merge *mg, char *err_text, size_t err_size)
+{
+	int status = merge_samples(mg);
+
+	if (!status && !mg->filter)
+		status = merge_arcs(&mg->copy);
+	if (status)
+		snprintf(err_text, err_size, "a merged count would pass %llu",
+			 (unsigned long long)PC_COUNT_MAX);
+	return status;
+}
+
+static void merge_release(struct merge *mg)
+{
+	free(mg->stack);
+	free(mg->branches);
+	free(mg->branches_map);
+	pc_model_copy_end(&mg->copy);
+}
+
 static int merge(struct pc_model *into, const struct pc_model *from,
 		 const struct pc_expansion *expansion, const struct pc_merge_filter *filter,
 		 char *err_text, size_t err_size)
 {
 	struct merge mg = { .copy = { .src = from, .dst = into }, .filter = filter };
-	int status;
+	int status = -1;
 
+	if (copy_tables(&mg, expansion))
+		snprintf(err_text, err_size, "the merged profile would have more than %d columns",
+			 PC_MAX_COLUMNS);
+	else
+		status = merge_counted(&mg, err_text, err_size);
+	merge_release(&mg);
+	return status;
+}
+
+/*
+ * In order: the strings first, then the tables, then the stacks and
+ * branch stacks, each table of from freed once nothing more reads it.
+ */
+int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_map,
+		    uint32_t **stack_map, char *err_text, size_t err_size)
+{
+	struct merge mg = { .copy = { .src = from, .dst = into } };
+	int status = -1;
+
+	pc_model_drop_indexes(from);
+	pc_model_reserve_for(into, from);
+	copy_all_strings(&mg.copy);
 	if (map_columns(into, from, mg.column_map)) {
 		snprintf(err_text, err_size, "the merged profile would have more than %d columns",
 			 PC_MAX_COLUMNS);
-		return -1;
-	}
-	if (expansion) {
-		copy_modules(&mg.copy, expansion);
-		expand_frames(&mg.copy, expansion);
-		copy_labelsets(&mg.copy);
 	} else {
-		pc_model_copy_begin(&mg.copy, from, into);
+		pc_model_copy_metadata(&mg.copy, NULL);
+		pc_model_free_tables(from, PC_TABLE_STRINGS);
+		copy_modules(&mg.copy, NULL);
+		copy_frames(&mg.copy);
+		pc_model_free_tables(from, PC_TABLE_FRAMES);
+		copy_labelsets(&mg.copy);
+		mg.distinct_columns = maps_distinct(mg.column_map, pc_model_ncolumns(from));
+		map_all_stacks(&mg);
+		pc_model_free_tables(from, PC_TABLE_STACKS);
+		status = merge_counted(&mg, err_text, err_size);
 	}
-	pc_model_copy_metadata(&mg.copy, NULL);
-	status = merge_samples(&mg);
-	if (!status && !filter)
-		status = merge_arcs(&mg.copy);
-	if (status)
-		snprintf(err_text, err_size, "a merged count would pass %llu",
-			 (unsigned long long)PC_COUNT_MAX);
-	free(mg.stack);
-	free(mg.branches);
-	pc_model_copy_end(&mg.copy);
+	memcpy(column_map, mg.column_map, sizeof(mg.column_map));
+	*stack_map = mg.stack_map;
+	merge_release(&mg);
 	return status;
 }
 

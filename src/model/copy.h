@@ -13,6 +13,7 @@ struct pc_model_copy {
 	const struct pc_model *src;
 	struct pc_model *dst;
 	uint32_t *module_map, *frame_map, *labelset_map; /* src id -> dst id */
+	pc_str_id *string_map; /* src string id -> dst's, when every string is copied first */
 	/*
 	 * With an expansion (pc_model_copy_expanded): src frame f stands for
 	 * dst frames chain[chain_at[f] .. chain_at[f + 1]), leaf first, and
@@ -65,6 +66,21 @@ void pc_model_copy_metadata(const struct pc_model_copy *copy, const char *commen
  */
 int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err_text,
 		   size_t err_size);
+
+/*
+ * pc_model_merge of from (finalized or not) as though from's input had been
+ * read into into right after what into holds: every string of from is
+ * interned first, then every module, frame, label set, stack and branch
+ * stack, each in from's order, so that every table of into gains its new
+ * entries in the order reading that input would have added them. from is
+ * used up: its strings, frames and stacks are freed once copied, and it
+ * is then only to be freed. Where from's columns went is put in
+ * column_map (PC_MAX_COLUMNS entries), and where its stacks went in
+ * *stack_map (as many entries as from had stacks, + 1; freed by the
+ * caller; 0 stays 0). -1 as pc_model_merge, into then holding part of from.
+ */
+int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_map,
+		    uint32_t **stack_map, char *err_text, size_t err_size);
 
 /*
  * pc_model_merge with every frame of from replaced by what

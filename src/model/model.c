@@ -8,20 +8,12 @@
 #include "model/model.h"
 
 #include "base/sort.h"
+#include "base/strtab.h"
 
 #include <stdarg.h>
 
-struct pc_string {
-	const char *text; /* NUL-terminated; may contain NUL bytes within len */
-	uint32_t len;
-};
-
 struct pc_model {
-	struct pc_arena arena;
-
-	struct pc_string *strings; /* [0] is "" */
-	size_t nstrings, strings_cap;
-	struct pc_index string_index;
+	struct pc_strtab strings;
 
 	struct pc_module *modules; /* module id i is modules[i - 1] */
 	size_t nmodules, modules_cap;
@@ -106,11 +98,7 @@ struct pc_model {
 void pc_model_init(struct pc_model *m)
 {
 	memset(m, 0, sizeof(*m));
-	pc_arena_init(&m->arena);
-	pc_grow(&m->strings, &m->strings_cap, 1, sizeof(*m->strings));
-	m->strings[0].text = "";
-	m->strings[0].len = 0;
-	m->nstrings = 1;
+	pc_strtab_init(&m->strings);
 	pc_seqs_init(&m->stacks);
 	pc_seqs_init(&m->labelsets);
 	pc_seqs_init(&m->branches);
@@ -136,9 +124,7 @@ void pc_model_free(struct pc_model *m)
 
 void pc_model_release(struct pc_model *m)
 {
-	pc_arena_release(&m->arena);
-	free(m->strings);
-	pc_index_release(&m->string_index);
+	pc_strtab_release(&m->strings);
 	free(m->modules);
 	pc_index_release(&m->module_index);
 	free(m->frames);
@@ -165,53 +151,19 @@ void pc_model_release(struct pc_model *m)
 
 /* ---- strings ---- */
 
-struct string_key {
-	const void *text;
-	size_t len;
-};
-
-static bool string_equal(const void *ctx, uint32_t id, const void *key_ptr)
-{
-	const struct pc_model *m = ctx;
-	const struct string_key *key = key_ptr;
-
-	return m->strings[id].len == key->len && !memcmp(m->strings[id].text, key->text, key->len);
-}
-
 pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len)
 {
-	struct string_key key = { .text = text, .len = len };
-	uint64_t hash;
-	pc_str_id id;
-	char *copy;
+	return pc_strtab_intern(&m->strings, text, len);
+}
 
-	if (!len)
-		return 0;
-	if (len > UINT32_MAX - 1)
-		pc_die_oom(len);
-	hash = pc_hash_bytes(text, len, 0x57);
-	id = pc_index_find(&m->string_index, hash, string_equal, m, &key);
-	if (id)
-		return id;
-	copy = pc_arena_alloc(&m->arena, len + 1);
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	pc_grow(&m->strings, &m->strings_cap, m->nstrings + 1, sizeof(*m->strings));
-	m->strings[m->nstrings].text = copy;
-	m->strings[m->nstrings].len = (uint32_t)len;
-	id = (pc_str_id)m->nstrings++;
-	pc_index_add(&m->string_index, hash, id);
-	return id;
+void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map)
+{
+	pc_strtab_intern_all(&m->strings, &from->strings, map);
 }
 
 pc_str_id pc_model_find_string(const struct pc_model *m, const void *text, size_t len)
 {
-	struct string_key key = { .text = text, .len = len };
-
-	if (!len || len > UINT32_MAX - 1)
-		return 0;
-	return pc_index_find(&m->string_index, pc_hash_bytes(text, len, 0x57), string_equal, m,
-			     &key);
+	return pc_strtab_find(&m->strings, text, len);
 }
 
 pc_str_id pc_model_intern_cstr(struct pc_model *m, const char *text)
@@ -360,6 +312,46 @@ void pc_model_add_frames(struct pc_model *m, const struct pc_frame *frames, size
 	}
 }
 
+void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from)
+{
+	pc_strtab_reserve(&m->strings, m->strings.count + from->strings.count);
+	index_appended_frames(m);
+	pc_index_reserve(&m->frame_index, m->nframes + from->nframes);
+	pc_seqs_reserve(&m->stacks, m->stacks.count + from->stacks.count);
+	if (m->samples_indexed == m->nsamples)
+		pc_index_reserve(&m->sample_index, m->nsamples + from->nsamples);
+}
+
+void pc_model_drop_indexes(struct pc_model *m)
+{
+	pc_index_release(&m->frame_index);
+	m->frames_indexed = 0;
+	pc_seqs_drop_index(&m->stacks);
+	pc_index_release(&m->sample_index);
+	m->samples_indexed = 0;
+}
+
+void pc_model_free_tables(struct pc_model *m, unsigned tables)
+{
+	if (tables & PC_TABLE_STRINGS) {
+		pc_strtab_release(&m->strings);
+		pc_strtab_init(&m->strings);
+	}
+	if (tables & PC_TABLE_FRAMES) {
+		free(m->frames);
+		m->frames = NULL;
+		m->nframes = m->frames_cap = m->frames_indexed = 0;
+		pc_index_release(&m->frame_index);
+		free(m->system_names);
+		m->system_names = NULL;
+		m->system_names_cap = 0;
+	}
+	if (tables & PC_TABLE_STACKS) {
+		pc_seqs_release(&m->stacks);
+		pc_seqs_init(&m->stacks);
+	}
+}
+
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)
 {
 	return pc_seqs_add(&m->stacks, frames, n);
@@ -396,12 +388,12 @@ static uint32_t add_label(struct pc_model *m, const struct pc_label *label)
 
 static int compare_str(const struct pc_model *m, pc_str_id a, pc_str_id b)
 {
-	uint32_t la = m->strings[a].len, lb = m->strings[b].len;
+	uint32_t la = pc_str_len(m, a), lb = pc_str_len(m, b);
 	int diff;
 
 	if (a == b)
 		return 0;
-	diff = memcmp(m->strings[a].text, m->strings[b].text, la < lb ? la : lb);
+	diff = memcmp(pc_str(m, a), pc_str(m, b), la < lb ? la : lb);
 	if (diff)
 		return diff;
 	return la < lb ? -1 : la > lb;
@@ -1240,7 +1232,7 @@ const struct pc_timed_sample *pc_model_timed(const struct pc_model *m, size_t i)
 
 size_t pc_model_nstrings(const struct pc_model *m)
 {
-	return m->nstrings;
+	return m->strings.count;
 }
 
 size_t pc_model_nmodules(const struct pc_model *m)
@@ -1310,11 +1302,13 @@ int64_t pc_model_period(const struct pc_model *m)
 
 const char *pc_str(const struct pc_model *m, pc_str_id id)
 {
-	return m->strings[id].text;}
+	return pc_strtab_text(&m->strings, id);
+}
 
 uint32_t pc_str_len(const struct pc_model *m, pc_str_id id)
 {
-	return m->strings[id].len;}
+	return pc_strtab_len(&m->strings, id);
+}
 
 const struct pc_module *pc_model_module(const struct pc_model *m,
 						      uint32_t id)

@@ -550,12 +550,11 @@ static bool stops_reading(struct ps_reader *r)
 	return !r->recoverable || !r->ctx->opt.skip_bad || skip_bad_line(r);
 }
 
-static int finish(struct ps_reader *r)
+int ps_end_input(struct ps_reader *r)
 {
-	if ((r->state == ST_STACK || r->state == ST_PENDING_ZERO || r->state == ST_SINGLE) &&
-	    ps_emit_sample(r))
-		return -1;
-	return ps_finish_profile(r);
+	if (r->state == ST_STACK || r->state == ST_PENDING_ZERO || r->state == ST_SINGLE)
+		return ps_emit_sample(r);
+	return 0;
 }
 
 /* A header whose callchain follows was just read. */
@@ -565,7 +564,7 @@ static bool callchain_follows(const struct ps_reader *r)
 	       r->cur.callchain_header;
 }
 
-int ps_read_lines(struct ps_reader *r)
+int ps_read_range(struct ps_reader *r)
 {
 	for (;;) {
 		bool got;
@@ -573,7 +572,7 @@ int ps_read_lines(struct ps_reader *r)
 		if (next_line(r, &got))
 			return -1;
 		if (!got)
-			return finish(r);
+			return 0;
 		r->recoverable = false;
 		if (handle_line(r) && stops_reading(r))
 			return -1;

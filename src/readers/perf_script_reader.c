@@ -130,7 +130,8 @@
  * The reader's files: perf_script_grammar.c parses one line into fields,
  * perf_script_lines.c says what each line is from the lines before it,
  * perf_script_window.c is the fast path for callchains and frame lines
- * seen before, perf_script_pt.c chains Intel PT branch samples, and this
+ * seen before, perf_script_pt.c chains Intel PT branch samples,
+ * perf_script_split.c reads a big text in two halves at once, and this
  * file maps the fields onto the model. Labels,
  * events and modules are cached in reader-local tables, so memory grows
  * with distinct frames, stacks and label sets, not with the input.
@@ -264,6 +265,7 @@ int ps_find_event(struct ps_reader *r, const char *name, size_t len, int *index)
 /* The event of a sample that printed none. */
 static int default_event(struct ps_reader *r, int *index)
 {
+	r->took_default_event = true;
 	if (r->ndeclared == 1)
 		return ps_find_event(r, pc_str(r->m, r->declared[0]), pc_str_len(r->m, r->declared[0]),
 				  index);
@@ -286,12 +288,13 @@ static void tid_learn(struct ps_reader *r, int64_t pid, int64_t tid)
 	r->learnt_tid = tid;
 }
 
-static bool tid_lookup(const struct ps_reader *r, int64_t tid, int64_t *pid)
+static bool tid_lookup(struct ps_reader *r, int64_t tid, int64_t *pid)
 {
 	uint32_t key = (uint32_t)tid, value;
 
 	if (tid < 0)
 		return false;
+	r->tid_lookups++;
 	value = ps_table_get(&r->tids, pc_hash_u64(key), 0, (const char *)&key, sizeof(key));
 	if (!value)
 		return false;
@@ -636,8 +639,7 @@ static uint64_t add_capped(uint64_t a, uint64_t b)
 	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
 }
 
-/* Counts the samples of each stack, for warn_unmapped at the end. */
-static void count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
+void ps_count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 {
 	if (!stack)
 		return;
@@ -700,7 +702,7 @@ int ps_emit_sample(struct ps_reader *r)
 			return -1;
 	}
 	perf_event_note(ev, c->has_period, c->period, c->repeat, value);
-	count_stack(r, sample.stack, c->repeat);
+	ps_count_stack(r, sample.stack, c->repeat);
 	if (pc_model_default_column(r->m) < 0 && ev->col_event >= 0 &&
 	    !ps_pt_is_side_event(pc_str(r->m, ev->name), pc_str_len(r->m, ev->name)))
 		pc_model_set_default_column(r->m, ev->col_event);
@@ -1038,8 +1040,8 @@ int ps_finish_profile(struct ps_reader *r)
 
 /* ---- the reader ---- */
 
-static void reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input *in,
-			struct pc_model *m)
+void ps_reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input *in,
+		    struct pc_model *m)
 {
 	memset(r, 0, sizeof(*r));
 	r->ctx = ctx;
@@ -1055,13 +1057,20 @@ static void reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input
 	r->unit_cpu = r->key_cpu;
 }
 
-static void reader_release(struct ps_reader *r)
+void ps_reader_drop_caches(struct ps_reader *r)
 {
-	free(r->cur.frames);
-	free(r->cur.branches);
 	ps_htable_release(&r->frames.table);
 	ps_htable_release(&r->ends);
 	ps_htable_release(&r->blocks.table);
+	free(r->hot);
+	r->hot = NULL;
+}
+
+void ps_reader_release(struct ps_reader *r)
+{
+	free(r->cur.frames);
+	free(r->cur.branches);
+	ps_reader_drop_caches(r);
 	ps_table_release(&r->modules);
 	ps_table_release(&r->labelsets);
 	ps_table_release(&r->tids);
@@ -1071,7 +1080,6 @@ static void reader_release(struct ps_reader *r)
 	free(r->globals);
 	free(r->scratch);
 	free(r->block);
-	free(r->hot);
 	free(r->inline_bits);
 	free(r->stack_samples);
 	free(r->pending);
@@ -1085,11 +1093,11 @@ static int perf_script_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_m
 	struct ps_reader r;
 	int ret;
 
-	reader_init(&r, ctx, in, m);
-	ret = ps_read_lines(&r);
+	ps_reader_init(&r, ctx, in, m);
+	ret = ps_read_input(&r);
 	if (ret)
 		pc_error_set_path(&ctx->err, in->name);
-	reader_release(&r);
+	ps_reader_release(&r);
 	return ret;
 }
 

@@ -10,6 +10,7 @@
  *                         the reader's descriptor
  *   perf_script_pt.c      Intel PT branch samples ("FROM => TO") into
  *                         branch stacks, chained per CPU or thread
+ *   perf_script_split.c   a big text read in two halves at once
  */
 #ifndef PC_PERF_SCRIPT_READER_H
 #define PC_PERF_SCRIPT_READER_H
@@ -134,6 +135,7 @@ struct ps_reader {
 	struct ps_table modules;  /* (space [| build id], dso) -> module id */
 	struct ps_table labelsets; /* label fields -> label set id + 1 */
 	struct ps_table tids;     /* tid -> pid + 2 */
+	uint64_t tid_lookups;     /* of samples that printed a tid without its pid */
 	bool learnt;              /* the last pair put in tids, not to put it again */
 	int64_t learnt_pid, learnt_tid;
 	uint32_t gen;             /* bumped by each mapping: older cache entries go stale */
@@ -147,6 +149,7 @@ struct ps_reader {
 	pc_str_id *declared;      /* "# event :" names, in order */
 	size_t ndeclared, declared_cap;
 	bool declared_made;
+	bool took_default_event;  /* a sample printed no event */
 
 	struct ps_range *ranges;
 	size_t nranges, ranges_cap;
@@ -211,8 +214,10 @@ static inline void ps_push_frame(struct ps_reader *r, uint32_t id)
 int ps_fail_at(struct ps_reader *r, size_t col, const char *fmt, ...) PC_PRINTF(3, 4);
 /* A syntax error of the current line: --skip-bad may skip it. */
 int ps_fail_syntax(struct ps_reader *r, const struct ps_syntax *syn);
-/* Reads every line of the input into the model. */
-int ps_read_lines(struct ps_reader *r);
+/* Reads the lines of the input up to its end (or limit), leaving the last sample open. */
+int ps_read_range(struct ps_reader *r);
+/* At the end of the input: adds the sample still open, if any. */
+int ps_end_input(struct ps_reader *r);
 
 /* ---- perf_script_window.c ---- */
 
@@ -253,6 +258,8 @@ int ps_add_branches(struct ps_reader *r, size_t at, size_t end);
 void ps_open_sample(struct ps_reader *r);
 /* Opens a sample with the labels, space, period and event of its header. */
 int ps_open_from_header(struct ps_reader *r, const struct ps_header *h);
+/* Counts repeat samples of stack (for the unmapped-addresses warning at the end). */
+void ps_count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat);
 /* Adds the open sample to the model; the reader is then between samples. */
 int ps_emit_sample(struct ps_reader *r);
 /* Sets the file and line (and inlining) of the open sample's last frame. */
@@ -263,5 +270,16 @@ int ps_side_record(struct ps_reader *r, size_t at);
 void ps_comment_line(struct ps_reader *r);
 /* After the last line: the profile's columns, source, duration and comments. */
 int ps_finish_profile(struct ps_reader *r);
+/* A reader of in into m, between samples. */
+void ps_reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input *in,
+		    struct pc_model *m);
+void ps_reader_release(struct ps_reader *r);
+/* Frees the caches of frame lines, branch ends and callchains (after the last line). */
+void ps_reader_drop_caches(struct ps_reader *r);
+
+/* ---- perf_script_split.c ---- */
+
+/* Reads the whole input into the model (in two halves at once when that pays), and finishes it. */
+int ps_read_input(struct ps_reader *r);
 
 #endif

@@ -186,6 +186,42 @@ static void test_whole_file(void **state)
 	free(path);
 }
 
+/*
+ * A limit ends the input there, even inside what the window holds, and
+ * reading goes on from it once lifted; not before the unread bytes, nor
+ * inside the window of memory input.
+ */
+static void test_limit_then_lift(void **state)
+{
+	static const char text[] = "0123456789abcdefghij";
+	struct pc_error err = { 0 };
+	struct pc_input in;
+	const uint8_t *data;
+	char *path = write_temp(text, sizeof(text) - 1);
+
+	(void)state;
+	assert_int_equal(pc_input_open(&in, path, &err), 0);
+	assert_int_equal(pc_input_fill(&in, 4, &data), 20); /* the window holds it all */
+	pc_input_consume(&in, 4);
+	assert_false(pc_input_set_limit(&in, 3, 2));
+	assert_true(pc_input_set_limit(&in, 12, 2));
+	assert_int_equal(pc_input_fill(&in, 100, &data), 8);
+	assert_memory_equal(data, "456789ab", 8);
+	pc_input_consume(&in, 8);
+	assert_int_equal(pc_input_fill(&in, 1, &data), 0);
+	assert_true(pc_input_is_whole_file(&in));
+	assert_true(pc_input_set_limit(&in, UINT64_MAX, 0));
+	assert_int_equal(pc_input_fill(&in, 100, &data), 8);
+	assert_memory_equal(data, "cdefghij", 8);
+	assert_int_equal(pc_input_offset(&in), 12);
+	pc_input_close(&in);
+	pc_input_from_memory(&in, "memory", text, sizeof(text) - 1);
+	assert_false(pc_input_set_limit(&in, 12, 2));
+	pc_input_close(&in);
+	unlink(path);
+	free(path);
+}
+
 static void test_missing_file_is_located_error(void **state)
 {
 	struct pc_error err = { 0 };
@@ -216,6 +252,7 @@ int main(void)
 		cmocka_unit_test(test_file_larger_than_window),
 		cmocka_unit_test(test_ranges_of_one_file),
 		cmocka_unit_test(test_whole_file),
+		cmocka_unit_test(test_limit_then_lift),
 		cmocka_unit_test(test_missing_file_is_located_error),
 		cmocka_unit_test(test_directory_refused),
 	};

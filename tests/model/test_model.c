@@ -221,6 +221,58 @@ static void test_pick_column_by_role_and_event(void **state)
 	assert_int_equal(pc_model_pick_column(m, NULL, PC_ROLE_SAMPLES), cycles_weight);
 }
 
+/*
+ * Appending adds from's strings, frames, stacks and samples as reading its
+ * input after into's would: new entries of each table in from's order,
+ * known ones mapped to into's ids; the maps say where columns and stacks
+ * went, and from is used up.
+ */
+static void test_append_keeps_order(void **state)
+{
+	struct pc_model *into = *state, *from = pc_model_new();
+	struct pc_frame fa = { .function = pc_model_intern_cstr(into, "a") };
+	uint32_t a = pc_model_add_frame(into, &fa), f[3], *stack_map;
+	struct pc_sample s = { .stack = pc_model_add_stack(into, &a, 1) };
+	int column_map[PC_MAX_COLUMNS];
+	char message[100];
+
+	pc_model_add_column(into, "x", "count");
+	assert_int_equal(pc_model_add_sample(into, &s, 0, 1), 0);
+	pc_model_add_column(from, "y", "count");
+	pc_model_add_column(from, "x", "count");
+	for (int i = 0; i < 3; i++) { /* functions c, a, d */
+		struct pc_frame fr = { .function = pc_model_intern_cstr(from, (const char *[]){
+							       "c", "a", "d" }[i]) };
+
+		f[i] = pc_model_add_frame(from, &fr);
+	}
+	s.stack = pc_model_add_stack(from, f, 3); /* from's stack 1: c a d */
+	assert_int_equal(pc_model_add_sample(from, &s, 1, 4), 0);
+	s.stack = pc_model_add_stack(from, &f[1], 1); /* from's stack 2: a, into's 1 */
+	assert_int_equal(pc_model_add_sample(from, &s, 0, 2), 0);
+	assert_int_equal(pc_model_append(into, from, column_map, &stack_map, message,
+					 sizeof(message)), 0);
+	/* into's "", a, x, count; then from's new ones in from's order: y, c, d */
+	assert_int_equal(pc_model_nstrings(into), 7);
+	assert_int_equal(pc_model_find_string(into, "y", 1), 4);
+	assert_int_equal(pc_model_find_string(into, "c", 1), 5);
+	assert_int_equal(pc_model_find_string(into, "d", 1), 6);
+	assert_int_equal(pc_model_nframes(into), 3); /* a, then c and d in from's order */
+	assert_int_equal(pc_model_frame(into, 2)->function, pc_model_find_string(into, "c", 1));
+	assert_int_equal(pc_model_frame(into, 3)->function, pc_model_find_string(into, "d", 1));
+	assert_int_equal(column_map[0], 1);
+	assert_int_equal(column_map[1], 0);
+	assert_int_equal(stack_map[1], 2);
+	assert_int_equal(stack_map[2], 1);
+	assert_int_equal(pc_model_nsamples(into), 2);
+	assert_int_equal(pc_model_values(into, 0)[0], 1); /* stack a: x 1, y 2 (from's column 0) */
+	assert_int_equal(pc_model_values(into, 0)[1], 2);
+	assert_int_equal(pc_model_values(into, 1)[0], 4); /* stack c a d: x 4 */
+	assert_int_equal(pc_model_values(into, 1)[1], 0);
+	free(stack_map);
+	pc_model_free(from);
+}
+
 /* Merging keeps every sample, one whose counts are all zero too. */
 static void test_merge_keeps_zero_samples(void **state)
 {
@@ -655,6 +707,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_metadata, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append_keeps_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_times_follow_samples_and_filters, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_start_line_system_name_and_comment_text, setup,

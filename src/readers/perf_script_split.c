@@ -1,0 +1,313 @@
+/*
+ * perf_script_split.c - a big perf script text read in two halves at once.
+ *
+ * The text is cut at a sample boundary near its middle: a blank line, then
+ * a line that starts with neither a blank nor '#'. The reader reads the
+ * first half as always; a second reader, on a thread, reads the second
+ * half into a model of its own, which is then appended to the first's
+ * (pc_model_append: every table gains its new entries in the order the
+ * second reader made them, which is the order reading on past the cut
+ * would have made them).
+ *
+ * That is reading the text in one go only when the second half needs
+ * nothing the first half's reading learnt, and the second reader checks
+ * what it needed as it goes (half_is_alone says what counts). When it
+ * needed something, or warned, or failed, its model is thrown away and the
+ * first reader reads on past the cut, as it would have anyway: so the
+ * model, the warnings and the errors are always those of reading in one
+ * go, and the text that takes the fallback costs what it did before, the
+ * second thread's time aside. Texts without callchains (no blank lines)
+ * are not cut.
+ */
+#include "readers/perf_script_reader.h"
+
+#include "base/threads.h"
+#include "model/copy.h"
+
+#include <unistd.h>
+
+#ifndef PS_SPLIT_MIN_BYTES
+#define PS_SPLIT_MIN_BYTES ((uint64_t)4 << 20)
+#endif
+#define SPLIT_SEARCH_BYTES ((size_t)1 << 20) /* how far past the middle a cut is looked for */
+
+/* The second half and its reader. */
+struct ps_half {
+	struct pc_ctx ctx;
+	struct pc_input in;
+	struct pc_model *m;
+	struct ps_reader r;
+	int ret;
+};
+
+static bool is_line_start(char c)
+{
+	return c != ' ' && c != '\t' && c != '#' && c != '\r' && c != '\n';
+}
+
+/*
+ * The offset of the first line at or after the middle of in that follows a
+ * blank line and starts neither with a blank nor '#'; 0 when there is none
+ * within SPLIT_SEARCH_BYTES.
+ */
+static uint64_t find_cut(const struct pc_input *in)
+{
+	uint64_t middle = in->size / 2;
+	char *text = pc_xmalloc(SPLIT_SEARCH_BYTES);
+	ssize_t got = pread(in->fd, text, SPLIT_SEARCH_BYTES, (off_t)middle);
+	uint64_t cut = 0;
+
+	for (ssize_t i = 0; i + 2 < got && !cut; i++) {
+		ssize_t next = i + 1 + (text[i + 1] == '\r');
+
+		if (text[i] == '\n' && next + 1 < got && text[next] == '\n' &&
+		    is_line_start(text[next + 1]))
+			cut = middle + (uint64_t)next + 1;
+	}
+	free(text);
+	return cut;
+}
+
+static void *read_half(void *arg)
+{
+	struct ps_half *h = arg;
+
+	h->ret = ps_read_range(&h->r) || ps_end_input(&h->r) ? -1 : 0;
+	ps_reader_drop_caches(&h->r);
+	return NULL;
+}
+
+static bool has_side_event(const struct ps_reader *r)
+{
+	for (size_t i = 0; i < r->nevents; i++) {
+		pc_str_id name = r->events[i].name;
+
+		if (ps_pt_is_side_event(pc_str(r->m, name), pc_str_len(r->m, name)))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * Whether the first reader, stopped at the cut, is where reading in one
+ * go would be, as far as the second half can tell: between samples, with
+ * no repeat count waiting, its event columns made and a default one set,
+ * no mmap ranges and no Intel PT chains.
+ */
+static bool first_is_plain(const struct ps_reader *a)
+{
+	return a->state == ST_IDLE && !a->repeat && a->saw_sample && !a->npending &&
+	       pc_model_default_column(a->m) >= 0 && !a->gen && !a->nranges && !a->nglobals &&
+	       !a->pt_nchains;
+}
+
+/*
+ * Whether the second half read alone reads as it would after the first:
+ * it met nothing whose meaning the first half's state could change (mmap
+ * records, Intel PT branches and side events, brstacksym ends, header
+ * comments, a tid looked up that the first half may have learnt, a
+ * missing event that the first half's header names, an unterminated last
+ * frame that the first half's dsos would fault), and it warned of nothing.
+ */
+static bool half_is_alone(const struct ps_reader *a, const struct ps_half *h)
+{
+	const struct ps_reader *b = &h->r;
+
+	return !h->ret && !h->ctx.nwarnings && !h->ctx.dropped_warnings && !b->gen &&
+	       !b->nranges && !b->nglobals && !b->pt_nchains && !b->pt_text_chained &&
+	       !b->unknown_frame && !b->npending && !has_side_event(b) && !b->learn_bases &&
+	       !b->nbases && !b->unresolved_ends && !b->ndeclared &&
+	       !pc_model_ncomments(h->m) && !pc_model_nfacts(h->m) &&
+	       !pc_model_time_nanos(h->m) && !(b->tid_lookups && a->tids.nkeys) &&
+	       !(b->took_default_event && a->ndeclared == 1) &&
+	       !(b->unterminated && a->saw_dso && !b->saw_dso);
+}
+
+/* The largest count of any sample in any column of m. */
+static uint64_t largest_count(const struct pc_model *m)
+{
+	uint64_t largest = 0;
+
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		const uint64_t *values = pc_model_values(m, i);
+
+		for (size_t c = 0; c < pc_model_ncolumns(m); c++)
+			if (values[c] > largest)
+				largest = values[c];
+	}
+	return largest;
+}
+
+/*
+ * Whether the second model appends to the first without an error: the
+ * columns fit, and no sum of two counts can pass PC_COUNT_MAX (else
+ * reading on reports the overflow where it happens).
+ */
+static bool append_fits(const struct ps_reader *a, const struct ps_half *h)
+{
+	return pc_model_ncolumns(a->m) + pc_model_ncolumns(h->m) <= PC_MAX_COLUMNS &&
+	       a->nevents + h->r.nevents <= PC_MAX_COLUMNS / 2 &&
+	       largest_count(h->m) <= PC_COUNT_MAX - largest_count(a->m);
+}
+
+static uint64_t add_capped(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
+/*
+ * The first reader's event of the second's event ev, whose columns went to
+ * column_map's (and whose name is the event of its columns, a string of
+ * the first's model now): made, in order, when the first had none.
+ */
+static struct perf_event_columns *event_in_first(struct ps_reader *a,
+						  const struct perf_event_columns *ev,
+						  const int *column_map)
+{
+	int col_sample = column_map[ev->col_sample];
+	pc_str_id name = pc_model_column(a->m, (size_t)col_sample)->event;
+
+	for (size_t i = 0; i < a->nevents; i++)
+		if (a->events[i].name == name)
+			return &a->events[i];
+	pc_grow(&a->events, &a->events_cap, a->nevents + 1, sizeof(*a->events));
+	a->events[a->nevents] = (struct perf_event_columns){
+		.name = name, .col_sample = col_sample, .col_event = column_map[ev->col_event],
+	};
+	return &a->events[a->nevents++];
+}
+
+/* The second reader's events, in its order, onto the first's: their samples and periods. */
+static void add_events(struct ps_reader *a, const struct ps_reader *b, const int *column_map)
+{
+	for (size_t i = 0; i < b->nevents; i++) {
+		const struct perf_event_columns *ev = &b->events[i];
+		struct perf_event_columns *into = event_in_first(a, ev, column_map);
+
+		into->samples = add_capped(into->samples, ev->samples);
+		into->weight = add_capped(into->weight, ev->weight);
+		into->missing_period |= ev->missing_period;
+		if (ev->any_period) {
+			into->periods_vary |= ev->periods_vary ||
+					      (into->any_period && into->first_period != ev->first_period);
+			if (!into->any_period)
+				into->first_period = ev->first_period;
+			into->any_period = true;
+		}
+	}
+}
+
+/* The second reader's samples per stack, onto the first's stack ids. */
+static void add_stack_samples(struct ps_reader *a, const struct ps_reader *b,
+			      const uint32_t *stack_map)
+{
+	for (size_t s = 1; s < b->stack_samples_cap; s++)
+		if (b->stack_samples[s]) /* none past the last stack, where the map ends */
+			ps_count_stack(a, stack_map[s], b->stack_samples[s]);
+}
+
+/* The second half's model and what its reader counted, onto the first reader's. */
+static int append_half(struct ps_reader *a, struct ps_half *h)
+{
+	const struct ps_reader *b = &h->r;
+	int column_map[PC_MAX_COLUMNS];
+	uint32_t *stack_map;
+	char why[PC_ERROR_MESSAGE];
+
+	if (pc_model_append(a->m, h->m, column_map, &stack_map, why, sizeof(why))) {
+		free(stack_map);
+		return pc_fail(&a->ctx->err, PC_STATUS_INPUT, "%s", why);
+	}
+	add_events(a, b, column_map);
+	add_stack_samples(a, b, stack_map);
+	free(stack_map);
+	if (b->any_time) {
+		if (!a->any_time || b->first_time < a->first_time)
+			a->first_time = b->first_time;
+		if (!a->any_time || b->last_time > a->last_time)
+			a->last_time = b->last_time;
+		a->any_time = true;
+	}
+	a->saw_dso |= b->saw_dso;
+	a->lost = add_capped(a->lost, b->lost);
+	a->trace_errors = add_capped(a->trace_errors, b->trace_errors);
+	a->perf_messages = add_capped(a->perf_messages, b->perf_messages);
+	return 0;
+}
+
+static void half_init(struct ps_half *h, const struct ps_reader *a, uint64_t cut)
+{
+	pc_ctx_init(&h->ctx);
+	h->ctx.opt = a->ctx->opt;
+	memcpy(h->ctx.settings, a->ctx->settings, sizeof(h->ctx.settings));
+	h->ctx.nsettings = a->ctx->nsettings;
+	pc_input_open_range(&h->in, a->in, cut, a->in->size);
+	h->m = pc_model_new();
+	ps_reader_init(&h->r, &h->ctx, &h->in, h->m);
+}
+
+static void half_release(struct ps_half *h)
+{
+	ps_reader_release(&h->r);
+	pc_model_free(h->m);
+	pc_input_close(&h->in);
+}
+
+/*
+ * Reads the first half while a thread reads the second; then appends the
+ * second or reads on. 1: no thread to be had (nothing read).
+ */
+static int read_halves(struct ps_reader *a, uint64_t cut)
+{
+	struct ps_half *h;
+	struct pc_threads *second;
+	bool appended = false;
+	int ret;
+
+	if (!pc_input_set_limit(a->in, cut, 2))
+		return 1;
+	h = pc_xcalloc(1, sizeof(*h));
+	half_init(h, a, cut);
+	second = pc_threads_start(1, read_half, (void *const[]){ h }, false);
+	if (!pc_threads_count(second)) {
+		pc_threads_join(second);
+		half_release(h);
+		free(h);
+		pc_input_set_limit(a->in, UINT64_MAX, 0);
+		return 1;
+	}
+	ret = ps_read_range(a);
+	pc_threads_join(second);
+	pc_input_set_limit(a->in, UINT64_MAX, 0);
+	if (!ret && first_is_plain(a) && half_is_alone(a, h) && append_fits(a, h)) {
+		ps_reader_drop_caches(a);
+		ret = append_half(a, h);
+		appended = true;
+		if (a->ctx->threads_used < 2) /* -v: what was read on two threads was kept */
+			a->ctx->threads_used = 2;
+	}
+	half_release(h);
+	free(h);
+	if (!appended)
+		return ret ? -1 : ps_read_range(a);
+	/* the input is read to its end (what -v counts) */
+	if (!ret && !pc_input_skip_to(a->in, a->in->size))
+		ret = pc_input_check_io(a->in, &a->ctx->err);
+	return ret;
+}
+
+int ps_read_input(struct ps_reader *r)
+{
+	const struct pc_input *in = r->in;
+	uint64_t cut = 0;
+	int ret = 1;
+
+	if (pc_ctx_threads(r->ctx) >= 2 && !pc_model_keeps_times(r->m) &&
+	    pc_input_is_whole_file(in) && in->size >= PS_SPLIT_MIN_BYTES && (cut = find_cut(in)))
+		ret = read_halves(r, cut);
+	if (ret == 1)
+		ret = ps_read_range(r);
+	if (ret || ps_end_input(r))
+		return -1;
+	return ps_finish_profile(r);
+}
