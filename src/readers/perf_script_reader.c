@@ -858,8 +858,10 @@ int ps_side_record(struct ps_reader *r, size_t at)
 	size_t body;
 	int64_t pid, tid;
 	uint64_t lost;
+	enum ps_side_kind kind = ps_side_kind(r->line, r->len, at, &body);
 
-	switch (ps_side_kind(r->line, r->len, at, &body)) {
+	r->side_records += kind == PS_SIDE_MMAP || kind == PS_SIDE_TASK;
+	switch (kind) {
 	case PS_SIDE_MMAP:
 		return side_mmap(r, body);
 	case PS_SIDE_TASK:

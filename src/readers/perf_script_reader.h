@@ -136,6 +136,7 @@ struct ps_reader {
 	struct ps_table labelsets; /* label fields -> label set id + 1 */
 	struct ps_table tids;     /* tid -> pid + 2 */
 	uint64_t tid_lookups;     /* of samples that printed a tid without its pid */
+	uint64_t side_records;    /* MMAP, MMAP2, COMM, FORK and EXIT records met */
 	bool learnt;              /* the last pair put in tids, not to put it again */
 	int64_t learnt_pid, learnt_tid;
 	uint32_t gen;             /* bumped by each mapping: older cache entries go stale */

@@ -9,13 +9,17 @@
  * second reader made them, which is the order reading on past the cut
  * would have made them).
  *
- * That is reading the text in one go only when the second half needs
- * nothing the first half's reading learnt, and the second reader checks
- * what it needed as it goes (half_is_alone says what counts). When it
- * needed something, or warned, or failed, its model is thrown away and the
- * first reader reads on past the cut, as it would have anyway: so the
+ * The state that lines leave for later lines is mostly the side records'
+ * (MMAP, MMAP2, COMM, FORK, EXIT: mappings, the pids of threads), so the
+ * second reader first applies those of the first half, found by a quick
+ * scan for "PERF_RECORD_". Beyond that, reading the halves apart is
+ * reading in one go only when the second half needs nothing else the
+ * first half's lines set, and the second reader checks what it needed as
+ * it goes (first_is_plain and half_is_alone say what counts). When it
+ * needed something, or warned, or failed, its model is thrown away and
+ * the first reader reads on past the cut, as it would have anyway: so the
  * model, the warnings and the errors are always those of reading in one
- * go, and the text that takes the fallback costs what it did before, the
+ * go, and a text that takes the fallback costs what it did before, the
  * second thread's time aside. Texts without callchains (no blank lines)
  * are not cut.
  */
@@ -30,6 +34,12 @@
 #define PS_SPLIT_MIN_BYTES ((uint64_t)4 << 20)
 #endif
 #define SPLIT_SEARCH_BYTES ((size_t)1 << 20) /* how far past the middle a cut is looked for */
+#define REPLAY_LINE_MAX ((size_t)1 << 25)    /* past the reader's longest line (16 MiB) */
+
+/* A thread's pid as the second reader knew it before its own lines (tids: tid -> pid + 2). */
+struct ps_known_tid {
+	uint32_t tid, value;
+};
 
 /* The second half and its reader. */
 struct ps_half {
@@ -38,6 +48,11 @@ struct ps_half {
 	struct pc_model *m;
 	struct ps_reader r;
 	int ret;
+	struct pc_input first; /* the first half, for its side records */
+	/* after the first half's side records, before its own lines */
+	uint64_t replayed, replayed_globals;
+	struct ps_known_tid *tids;
+	size_t ntids;
 };
 
 static bool is_line_start(char c)
@@ -68,11 +83,113 @@ static uint64_t find_cut(const struct pc_input *in)
 	return cut;
 }
 
+/* The first line of text[at, end) that holds "PERF_RECORD_": its start, or end. */
+static size_t next_record_line(const char *text, size_t at, size_t end)
+{
+	static const char name[] = "PERF_RECORD_";
+	const char *p;
+
+	for (size_t from = at; (p = memchr(text + from, 'P', end - from)); from = (size_t)(p - text) + 1) {
+		size_t hit = (size_t)(p - text);
+
+		if (end - hit < sizeof(name) - 1 || memcmp(p, name, sizeof(name) - 1))
+			continue;
+		while (hit > at && text[hit - 1] != '\n')
+			hit--;
+		return hit;
+	}
+	return end;
+}
+
+/* Applies the line line[0, len) to the second reader when it is an MMAP, MMAP2, COMM, FORK or EXIT record. */
+static int replay_line(struct ps_reader *b, const char *line, size_t len)
+{
+	struct ps_header h;
+	struct ps_syntax syn;
+	size_t body;
+	enum ps_side_kind kind;
+
+	if (len && line[len - 1] == '\r')
+		len--;
+	if (!len || line[0] == '#' || ps_parse_header(line, len, &h, &syn) || !h.side)
+		return 0;
+	kind = ps_side_kind(line, len, h.side_at, &body);
+	if (kind != PS_SIDE_MMAP && kind != PS_SIDE_TASK)
+		return 0; /* LOST records only count, and the first half counts them */
+	b->line = line;
+	b->len = len;
+	b->first = ps_skip_blanks(line, 0, len);
+	return ps_side_record(b, h.side_at);
+}
+
+/*
+ * The first half's side records, applied to the second reader before its
+ * own lines, as reading in one go would have: mappings and the pids of
+ * threads. Reading in one go applies those that the first half's reader
+ * met, which first_is_plain checks are all of these. -1 when one cannot be
+ * read (the first half's reader fails on it too) or a line is too long.
+ */
+static int replay_side_records(struct ps_half *h)
+{
+	struct pc_input *in = &h->first;
+	size_t want = SPLIT_SEARCH_BYTES;
+	int ret = 0;
+
+	for (;;) {
+		const uint8_t *data;
+		size_t have = pc_input_fill(in, want, &data), done = have, at = 0;
+		const char *text = (const char *)data;
+
+		if (!have)
+			break;
+		while (done > 0 && text[done - 1] != '\n')
+			done--;
+		if (!done && have == want) { /* a line longer than the window */
+			if (want >= REPLAY_LINE_MAX) {
+				ret = -1; /* the first half's reader fails on it */
+				break;
+			}
+			want *= 2;
+			continue;
+		}
+		if (!done)
+			done = have; /* the last line, without a newline */
+		while ((at = next_record_line(text, at, done)) < done && !ret) {
+			const char *nl = memchr(text + at, '\n', done - at);
+			size_t end = nl ? (size_t)(nl - text) : done;
+
+			ret = replay_line(&h->r, text + at, end - at);
+			at = end + 1;
+		}
+		pc_input_consume(in, done);
+		if (ret)
+			break;
+	}
+	return ret ? ret : pc_input_check_io(in, &h->ctx.err);
+}
+
+/* What the second reader knows of threads' pids before its own lines. */
+static void note_known_tids(struct ps_half *h)
+{
+	const struct ps_table *t = &h->r.tids;
+
+	h->tids = pc_xmalloc((t->nkeys ? t->nkeys : 1) * sizeof(*h->tids));
+	for (size_t i = 0; i < t->nkeys; i++) {
+		memcpy(&h->tids[i].tid, t->bytes + t->keys[i].start, sizeof(h->tids[i].tid));
+		h->tids[i].value = t->keys[i].value;
+	}
+	h->ntids = t->nkeys;
+}
+
 static void *read_half(void *arg)
 {
 	struct ps_half *h = arg;
 
-	h->ret = ps_read_range(&h->r) || ps_end_input(&h->r) ? -1 : 0;
+	h->ret = replay_side_records(h);
+	h->replayed = h->r.side_records;
+	h->replayed_globals = h->r.nglobals;
+	note_known_tids(h);
+	h->ret = h->ret || ps_read_range(&h->r) || ps_end_input(&h->r) ? -1 : 0;
 	ps_reader_drop_caches(&h->r);
 	return NULL;
 }
@@ -92,33 +209,51 @@ static bool has_side_event(const struct ps_reader *r)
  * Whether the first reader, stopped at the cut, is where reading in one
  * go would be, as far as the second half can tell: between samples, with
  * no repeat count waiting, its event columns made and a default one set,
- * no mmap ranges and no Intel PT chains.
+ * no Intel PT chains, and having met the side records the second reader
+ * replayed (not fewer, as --skip-bad can skip some).
  */
-static bool first_is_plain(const struct ps_reader *a)
+static bool first_is_plain(const struct ps_reader *a, const struct ps_half *h)
 {
 	return a->state == ST_IDLE && !a->repeat && a->saw_sample && !a->npending &&
-	       pc_model_default_column(a->m) >= 0 && !a->gen && !a->nranges && !a->nglobals &&
-	       !a->pt_nchains;
+	       pc_model_default_column(a->m) >= 0 && !a->pt_nchains &&
+	       a->side_records == h->replayed;
+}
+
+/* Whether the first reader's threads have the pids the second one knew before its own lines. */
+static bool same_tids(const struct ps_reader *a, const struct ps_half *h)
+{
+	if (a->tids.nkeys != h->ntids)
+		return false;
+	for (size_t i = 0; i < h->ntids; i++) {
+		uint32_t tid = h->tids[i].tid;
+
+		if (ps_table_get(&a->tids, pc_hash_u64(tid), 0, (const char *)&tid, sizeof(tid)) !=
+		    h->tids[i].value)
+			return false;
+	}
+	return true;
 }
 
 /*
  * Whether the second half read alone reads as it would after the first:
- * it met nothing whose meaning the first half's state could change (mmap
- * records, Intel PT branches and side events, brstacksym ends, header
- * comments, a tid looked up that the first half may have learnt, a
- * missing event that the first half's header names, an unterminated last
- * frame that the first half's dsos would fault), and it warned of nothing.
+ * it met nothing whose meaning the first half's state could change (a
+ * kernel mapping, which widens the modules of every process; Intel PT
+ * branches and side events, brstacksym ends, header comments, a tid looked
+ * up while the first half learnt other pids than the replayed records
+ * say, a missing event that the first half's header names, an
+ * unterminated last frame that the first half's dsos would fault), and it
+ * warned of nothing.
  */
 static bool half_is_alone(const struct ps_reader *a, const struct ps_half *h)
 {
 	const struct ps_reader *b = &h->r;
 
-	return !h->ret && !h->ctx.nwarnings && !h->ctx.dropped_warnings && !b->gen &&
-	       !b->nranges && !b->nglobals && !b->pt_nchains && !b->pt_text_chained &&
+	return !h->ret && !h->ctx.nwarnings && !h->ctx.dropped_warnings &&
+	       b->nglobals == h->replayed_globals && !b->pt_nchains && !b->pt_text_chained &&
 	       !b->unknown_frame && !b->npending && !has_side_event(b) && !b->learn_bases &&
 	       !b->nbases && !b->unresolved_ends && !b->ndeclared &&
 	       !pc_model_ncomments(h->m) && !pc_model_nfacts(h->m) &&
-	       !pc_model_time_nanos(h->m) && !(b->tid_lookups && a->tids.nkeys) &&
+	       !pc_model_time_nanos(h->m) && !(b->tid_lookups && !same_tids(a, h)) &&
 	       !(b->took_default_event && a->ndeclared == 1) &&
 	       !(b->unterminated && a->saw_dso && !b->saw_dso);
 }
@@ -242,15 +377,18 @@ static void half_init(struct ps_half *h, const struct ps_reader *a, uint64_t cut
 	memcpy(h->ctx.settings, a->ctx->settings, sizeof(h->ctx.settings));
 	h->ctx.nsettings = a->ctx->nsettings;
 	pc_input_open_range(&h->in, a->in, cut, a->in->size);
+	pc_input_open_range(&h->first, a->in, 0, cut);
 	h->m = pc_model_new();
 	ps_reader_init(&h->r, &h->ctx, &h->in, h->m);
 }
 
 static void half_release(struct ps_half *h)
 {
+	free(h->tids);
 	ps_reader_release(&h->r);
 	pc_model_free(h->m);
 	pc_input_close(&h->in);
+	pc_input_close(&h->first);
 }
 
 /*
@@ -279,7 +417,7 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 	ret = ps_read_range(a);
 	pc_threads_join(second);
 	pc_input_set_limit(a->in, UINT64_MAX, 0);
-	if (!ret && first_is_plain(a) && half_is_alone(a, h) && append_fits(a, h)) {
+	if (!ret && first_is_plain(a, h) && half_is_alone(a, h) && append_fits(a, h)) {
 		ps_reader_drop_caches(a);
 		ret = append_half(a, h);
 		appended = true;

@@ -6,9 +6,10 @@
 # Inputs: perfgen's texts (6 MB; tid only, and pid/tid) and copies of them
 # changed right after the cut (the first sample boundary past the middle,
 # found here as the reader finds it) in the ways the second half must not
-# be read alone: an MMAP2 record (in the second half, and in the first),
-# a sample without an event while the header names one, a tid-only sample
-# whose pid the first half learnt, a '#' header line inside the first
+# be read alone: a kernel MMAP record in the second half (it widens the
+# first half's modules too), a sample without an event while the header
+# names one, a tid-only sample whose pid the first half's samples learnt,
+# a '#' header line inside the first
 # sample of the second half, an Intel PT branch sample, counts that pass
 # 2^63-1 only when both halves are added, a bad line (with and without
 # --skip-bad) in the second half, bad lines in both halves, and a last
@@ -17,7 +18,10 @@
 #     same stderr and the same exit status with two threads and with
 #     --threads 1 (an error: the same file:line:col message, no output);
 #   - -v says "on 2 threads" exactly for the texts whose halves were read
-#     at once (the plain ones), when the machine has two CPUs.
+#     at once, when the machine has two CPUs: the plain ones, and those
+#     with a process's MMAP2 record in the first half (the second reader
+#     applies the first half's side records first: tid 2401 is then pid
+#     2401 in both) or in the second.
 #
 # Environment (tests/run.sh): PROFCONV, BUILD, TMPDIR. Exit 0 pass, 77 skip.
 set -u
@@ -72,14 +76,20 @@ pcut = cut_of(pid)
 line_end = plain.index(b"\n", cut) + 1          # after the header at the cut
 frame_end = plain.index(b"\n", line_end) + 1    # after its first frame line
 head_end = plain.index(b"\n\n") + 2             # the header block and the first sample
-# the kernel's mapping widens the kallsyms modules of every space, the first half's too
+# the kernel's mapping widens the kallsyms modules of every process, the first half's too
+# (pid.txt's samples print pid/tid: a module per process)
 kernel = (b"swapper 0 [000] 1.000000: PERF_RECORD_MMAP -1/0: [0xffffffff81000000(0x1000000) "
           b"@ 0xffffffff81000000]: x [kernel.kallsyms]_text\n")
-write("mmap-second", plain[:cut] + kernel + plain[cut:])
+solo = (b"solo 9999/9999 [000] 81234.500000:     250000   cpu-clock: \n"
+        b"\tffffffff81000100 do_solo+0x0 ([kernel.kallsyms])\n\n")  # a process of the first half only
+phead = pid.index(b"\n\n") + 2
+write("mmap-second", pid[:phead] + solo + pid[phead:pcut] + kernel + pid[pcut:])
 # node's mapping: tid 2401 is pid 2401 from then on, and /usr/bin/node has a range there
 node = (b"node 2401/2401 1.000000: PERF_RECORD_MMAP2 2401/2401: [0x0(0x100000) @ 0 fd:01 1 0]: "
         b"r-xp /usr/bin/node\n")
 write("mmap-first", plain[:head_end] + node + plain[head_end:])
+write("mmap-both", plain[:head_end] + node + plain[head_end:cut] + node.replace(b"0x0(", b"0x200000(")
+      + plain[cut:])
 # the header names one event; a sample past the cut prints none
 one_event = re.sub(rb"# event : name = page-faults[^\n]*\n", b"", plain[:cut], count=1)
 header = plain[cut:line_end]
@@ -140,7 +150,8 @@ check() {
 check plain yes
 check pid yes
 check mmap-second no
-check mmap-first no
+check mmap-first yes
+check mmap-both yes
 check default-event no
 check tid-only no
 check comment-inside no
