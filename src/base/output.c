@@ -7,6 +7,8 @@
 #include "base/output.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -88,6 +90,25 @@ static mode_t output_mode(const char *target)
 	return 0666 & ~mask;
 }
 
+/*
+ * mkstemp, and the file listed for the signal handler, with signals held
+ * in between: one that came after the file was made but before it was
+ * listed would leave it behind.
+ */
+static int create_listed_temp(char *tmp_path)
+{
+	sigset_t all, old;
+	int fd;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	fd = mkstemp(tmp_path);
+	if (fd >= 0)
+		live_add(tmp_path);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return fd;
+}
+
 static int open_temp_beside(struct pc_output *out, struct pc_error *err)
 {
 	const char *slash;
@@ -99,14 +120,13 @@ static int open_temp_beside(struct pc_output *out, struct pc_error *err)
 	dir_len = slash ? (int)(slash - out->target + 1) : 0;
 	snprintf(out->tmp_path, sizeof(out->tmp_path), "%.*s.%s.XXXXXX", dir_len,
 		 out->target, out->target + dir_len);
-	fd = mkstemp(out->tmp_path);
+	fd = create_listed_temp(out->tmp_path);
 	if (fd < 0) {
 		out->tmp_path[0] = '\0';
 		pc_error_set_path(err, out->path);
 		return pc_fail(err, PC_STATUS_INPUT, "cannot create output: %s",
 			       strerror(errno));
 	}
-	live_add(out->tmp_path);
 	fchmod(fd, output_mode(out->target));
 	out->fp = fdopen(fd, "wb");
 	if (!out->fp) {
