@@ -88,10 +88,10 @@ static int next_line(struct ps_reader *r, bool *got)
 		}
 		scanned = have;
 		more = pc_input_fill(r->in, have + PS_READ_AHEAD, &data);
-		if (more <= have) {
+		if (more <= have) { /* the input ends (at a limit, right after a newline) */
 			*got = have > 0;
 			len = r->consume = have;
-			r->unterminated = true;
+			r->unterminated |= have > 0;
 			break;
 		}
 		have = more;

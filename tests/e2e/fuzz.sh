@@ -1,7 +1,7 @@
 #!/bin/sh
 # A short libFuzzer run of every fuzz target (built by `make fuzz-build`
-# with clang: the readers', one per writer, merge, options, the SPT and ETL
-# two-halves paths), seeded from tests/fuzz/corpus, after the regression
+# with clang: the readers', one per writer, merge, options, the SPT, ETL
+# and perf script two-halves paths), seeded from tests/fuzz/corpus, after the regression
 # inputs of tests/fuzz/regressions (tests/fuzz/run.sh).
 # FUZZ_CHECK_SECONDS (default 2) per target, so that `make check` stays
 # under 10 minutes; `make fuzz` runs longer.

@@ -9,11 +9,12 @@
 # be read alone: a kernel MMAP record in the second half (it widens the
 # first half's modules too), a sample without an event while the header
 # names one, a tid-only sample whose pid the first half's samples learnt,
-# a '#' header line inside the first
-# sample of the second half, an Intel PT branch sample, counts that pass
-# 2^63-1 only when both halves are added, a bad line (with and without
-# --skip-bad) in the second half, bad lines in both halves, and a last
-# frame line cut short without its dso. For each:
+# a '#' header line inside the first sample of the second half (also with
+# a frame line without its dso in the sample after: the first reader's
+# input ended at the cut, which is no line cut short), an Intel PT branch
+# sample, counts that pass 2^63-1 only when both halves are added, a bad
+# line (with and without --skip-bad) in the second half, bad lines in both
+# halves, and a last frame line cut short without its dso. For each:
 #   - `convert` to dump, pprof and speedscope gives the same bytes, the
 #     same stderr and the same exit status with two threads and with
 #     --threads 1 (an error: the same file:line:col message, no output);
@@ -100,6 +101,12 @@ pheader = pid[pcut:pid.index(b"\n", pcut) + 1]
 tid_only = re.sub(rb" (\d+)/(\d+) ", rb" \2 ", pheader, count=1)
 write("tid-only", pid[:pcut] + tid_only + pid[pcut + len(pheader):])
 write("comment-inside", plain[:frame_end] + b"# cmdline : perf record -g\n" + plain[frame_end:])
+# falls back (the comment), then reads on past the cut: a frame line without its dso there is
+# no line cut short (the first reader's input ended at the cut, not the text)
+later = plain.index(b"\n\n", frame_end) + 2
+later = plain.index(b"\n", later) + 1
+write("no-dso-after-cut", plain[:frame_end] + b"# cmdline : perf record -g\n" + plain[frame_end:later]
+      + b"\t          401000 main+0x0\r\n" + plain[later:])  # CRLF: read line by line
 pt = (b"prog 1000 [000] 90000.000000:          1 branches:   401000 main+0x0 (/bin/prog) "
       b"=>           401010 main+0x10 (/bin/prog)\n\n")
 write("pt-branch", plain[:cut] + pt + plain[cut:])
@@ -155,6 +162,7 @@ check mmap-both yes
 check default-event no
 check tid-only no
 check comment-inside no
+check no-dso-after-cut no
 check pt-branch no
 check overflow no
 check bad-second no

@@ -62,6 +62,8 @@ void fuzz_check_halves(const struct pc_reader *reader, const uint8_t *data, size
 		abort();
 	if (halves.rc && (strcmp(halves.ctx.err.message, one.ctx.err.message) ||
 			  halves.ctx.err.offset != one.ctx.err.offset ||
+			  halves.ctx.err.line != one.ctx.err.line ||
+			  halves.ctx.err.column != one.ctx.err.column ||
 			  halves.ctx.err.where != one.ctx.err.where))
 		abort();
 	if (!halves.rc && (halves.dump_size != one.dump_size ||

@@ -1,16 +1,17 @@
 /*
  * halves.h - a reader's two-halves path against its sequential read of the
- * same file: the SPT reader (spt_reader.c, decode_in_parallel) and the ETL
- * reader (etl_reader.c, read_in_parallel) read a regular file of 4 MiB or
- * more with two threads as two ranges at once. For fuzz_spt.c,
- * fuzz_spt_halves.c and fuzz_etl_halves.c.
+ * same file: the SPT reader (spt_reader.c, decode_in_parallel), the ETL
+ * reader (etl_reader.c, read_in_parallel) and the perf script reader
+ * (perf_script_split.c) read a regular file of 4 MiB or more with two
+ * threads as two ranges at once. For fuzz_spt.c, fuzz_spt_halves.c,
+ * fuzz_etl_halves.c and fuzz_perf_halves.c.
  */
 #ifndef PC_FUZZ_HALVES_H
 #define PC_FUZZ_HALVES_H
 
 #include "model/format.h"
 
-/* The readers' PARALLEL_MIN_BYTES: smaller files are read sequentially. */
+/* The SPT and ETL readers' PARALLEL_MIN_BYTES: smaller files are read sequentially. */
 #define FUZZ_HALVES_MIN_BYTES ((size_t)4 << 20)
 
 /*
