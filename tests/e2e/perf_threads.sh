@@ -24,6 +24,11 @@
 #     applies the first half's side records first: tid 2401 is then pid
 #     2401 in both) or in the second.
 #
+# The same for a real recording of this machine (perf record -g of
+# profconv and python at work; perf script plain, and with
+# --show-mmap-events --show-task-events: mappings and task records in both
+# halves), read in two halves.
+#
 # Environment (tests/run.sh): PROFCONV, BUILD, TMPDIR. Exit 0 pass, 77 skip.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -170,6 +175,29 @@ check bad-second no --skip-bad
 check bad-both no
 check bad-both no --skip-bad
 check cut-short no
+
+# a real recording (perf record -g of profconv and python at work), printed
+# plain and with --show-mmap-events --show-task-events: read in two halves,
+# the same bytes as on one thread
+if command -v perf > /dev/null 2>&1 && [ "$(nproc)" -ge 2 ]; then
+	work=$tmp/work.perf.txt
+	perf record -q -g -e cpu-clock -F 10000 -o "$tmp/rec.data" -- sh -c \
+		"for i in 1 2 3 4 5 6 7 8 9 10; do '$PROFCONV' convert -q -t folded -o /dev/null '$tmp/plain.txt'; done
+		 python3 -c 'import json; [json.dumps(list(range(20000))) for _ in range(600)]'" \
+		> /dev/null 2>&1 || fail "perf record"
+	perf script -i "$tmp/rec.data" > "$tmp/recorded.txt" 2> /dev/null &&
+	perf script -i "$tmp/rec.data" --show-mmap-events --show-task-events \
+		> "$tmp/recorded-mmap.txt" 2> /dev/null || fail "perf script"
+	for name in recorded recorded-mmap; do
+		if [ "$(wc -c < "$tmp/$name.txt")" -lt $((4 << 20)) ]; then
+			echo "note: $name.txt is under 4 MiB here ($(wc -c < "$tmp/$name.txt") bytes): not cut"
+			continue
+		fi
+		check $name yes
+	done
+else
+	echo "note: no perf here (or one CPU): the recorded texts are not checked"
+fi
 
 # the errors are the one-thread reader's: located, exit 1, no output
 for name in overflow bad-second bad-both cut-short; do
