@@ -151,13 +151,16 @@ echo "profconv bench: $(basename "$perf"), $bytes bytes, $(grep -c ' cpu-clock: 
 measure "wc -l" "$perf" wc -l "$perf"
 measure "profconv perf script -> pprof" "$perf" "$PROFCONV" convert -q -f perf-script \
 	-o build/bench/perf.pb.gz "$perf"
+measure "  same, --threads 1" "$perf" "$PROFCONV" convert -q -f perf-script --threads 1 \
+	-o build/bench/perf.pb.gz "$perf"
 if "$PROFCONV" formats | grep -Eq '^folded +write'; then
 	measure "profconv perf script -> folded" "$perf" "$PROFCONV" convert -q -f perf-script -t folded \
 		-o build/bench/perf.folded "$perf"
 else
 	echo "profconv perf script -> folded: skipped: this profconv has no folded writer"
 fi
-echo "(targets: >= 500 MB/s to pprof on one core, <= 64 MB peak RSS; peers on a 2-vCPU EPYC VM:"
+echo "(targets: >= 500 MB/s to pprof on one core (--threads 1; by default a text of 4 MB or"
+echo " more is read in two halves at once), <= 64 MB peak RSS; peers on a 2-vCPU EPYC VM:"
 echo " stackcollapse-perf.pl 20 MB/s, speedscope 28 MB/s with 1.4 GB, llvm-profgen 147 MB/s)"
 
 # perf script with 2 million distinct symbols (1 million samples of two
