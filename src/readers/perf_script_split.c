@@ -276,13 +276,15 @@ static uint64_t largest_count(const struct pc_model *m)
 /*
  * Whether the second model appends to the first without an error: the
  * columns fit, and no sum of two counts can pass PC_COUNT_MAX (else
- * reading on reports the overflow where it happens).
+ * reading on reports the overflow where it happens); and the lost events
+ * add up as one reader would add them.
  */
 static bool append_fits(const struct ps_reader *a, const struct ps_half *h)
 {
 	return pc_model_ncolumns(a->m) + pc_model_ncolumns(h->m) <= PC_MAX_COLUMNS &&
 	       a->nevents + h->r.nevents <= PC_MAX_COLUMNS / 2 &&
-	       largest_count(h->m) <= PC_COUNT_MAX - largest_count(a->m);
+	       largest_count(h->m) <= PC_COUNT_MAX - largest_count(a->m) &&
+	       h->r.lost <= UINT64_MAX - a->lost; /* one reader skips a LOST record past that */
 }
 
 static uint64_t add_capped(uint64_t a, uint64_t b)
@@ -364,9 +366,9 @@ static int append_half(struct ps_reader *a, struct ps_half *h)
 		a->any_time = true;
 	}
 	a->saw_dso |= b->saw_dso;
-	a->lost = add_capped(a->lost, b->lost);
-	a->trace_errors = add_capped(a->trace_errors, b->trace_errors);
-	a->perf_messages = add_capped(a->perf_messages, b->perf_messages);
+	a->lost += b->lost; /* append_fits: the sum fits, so one reader would have added each */
+	a->trace_errors += b->trace_errors;
+	a->perf_messages += b->perf_messages;
 	return 0;
 }
 
@@ -434,13 +436,24 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 	return ret;
 }
 
+/*
+ * Whether the model holds nothing of an earlier input (several inputs are
+ * read into one model): their modules' ranges and columns would count in
+ * the second half, which the second reader's model does not have.
+ */
+static bool model_is_new(const struct pc_model *m)
+{
+	return !pc_model_nmodules(m) && !pc_model_nframes(m) && !pc_model_ncolumns(m) &&
+	       !pc_model_nsamples(m) && !pc_model_time_nanos(m) && !pc_model_duration_nanos(m);
+}
+
 int ps_read_input(struct ps_reader *r)
 {
 	const struct pc_input *in = r->in;
 	uint64_t cut = 0;
 	int ret = 1;
 
-	if (pc_ctx_threads(r->ctx) >= 2 && !pc_model_keeps_times(r->m) &&
+	if (pc_ctx_threads(r->ctx) >= 2 && !pc_model_keeps_times(r->m) && model_is_new(r->m) &&
 	    pc_input_is_whole_file(in) && in->size >= PS_SPLIT_MIN_BYTES && (cut = find_cut(in)))
 		ret = read_halves(r, cut);
 	if (ret == 1)
