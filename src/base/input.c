@@ -74,7 +74,7 @@ bool pc_input_is_whole_file(const struct pc_input *in)
 	       lseek(in->fd, 0, SEEK_CUR) == (off_t)(in->data_offset + in->end);
 }
 
-bool pc_input_set_limit(struct pc_input *in, uint64_t limit, unsigned progress_ranges)
+bool pc_input_set_limit(struct pc_input *in, uint64_t limit)
 {
 	uint64_t window_end = in->data_offset + in->end;
 
@@ -86,7 +86,6 @@ bool pc_input_set_limit(struct pc_input *in, uint64_t limit, unsigned progress_r
 		window_end = limit;
 	}
 	in->limit = limit;
-	in->progress_ranges = progress_ranges;
 	in->eof = in->io_errno || window_end == limit ||
 		  (in->size != PC_SIZE_UNKNOWN && window_end >= in->size);
 	return true;
@@ -124,7 +123,7 @@ static uint64_t progress_done(const struct pc_input *in)
 {
 	uint64_t at = in->data_offset + in->end;
 
-	if (!in->positioned && in->progress_ranges < 2)
+	if (!in->positioned)
 		return at;
 	return in->range_start + (at - in->range_start) * in->progress_ranges;
 }

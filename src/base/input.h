@@ -58,10 +58,8 @@ bool pc_input_is_whole_file(const struct pc_input *in);
  * reading stops there and may go on later once the limit is lifted; false
  * (nothing changed) when that cannot be: the limit lies before the unread
  * bytes, or inside the window of an input that cannot seek back to it.
- * progress_ranges > 1 makes the progress bar count its bytes that many
- * times (ranges read at once).
  */
-bool pc_input_set_limit(struct pc_input *in, uint64_t limit, unsigned progress_ranges);
+bool pc_input_set_limit(struct pc_input *in, uint64_t limit);
 void pc_input_close(struct pc_input *in);
 
 /*

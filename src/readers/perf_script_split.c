@@ -404,7 +404,8 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 	bool appended = false;
 	int ret;
 
-	if (!pc_input_set_limit(a->in, cut, 2))
+	/* the progress bar counts the first half's bytes: half way at the cut, whatever follows */
+	if (!pc_input_set_limit(a->in, cut))
 		return 1;
 	h = pc_xcalloc(1, sizeof(*h));
 	half_init(h, a, cut);
@@ -413,12 +414,12 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 		pc_threads_join(second);
 		half_release(h);
 		free(h);
-		pc_input_set_limit(a->in, UINT64_MAX, 0);
+		pc_input_set_limit(a->in, UINT64_MAX);
 		return 1;
 	}
 	ret = ps_read_range(a);
 	pc_threads_join(second);
-	pc_input_set_limit(a->in, UINT64_MAX, 0);
+	pc_input_set_limit(a->in, UINT64_MAX);
 	if (!ret && first_is_plain(a, h) && half_is_alone(a, h) && append_fits(a, h)) {
 		ps_reader_drop_caches(a);
 		ret = append_half(a, h);

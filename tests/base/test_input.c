@@ -203,20 +203,20 @@ static void test_limit_then_lift(void **state)
 	assert_int_equal(pc_input_open(&in, path, &err), 0);
 	assert_int_equal(pc_input_fill(&in, 4, &data), 20); /* the window holds it all */
 	pc_input_consume(&in, 4);
-	assert_false(pc_input_set_limit(&in, 3, 2));
-	assert_true(pc_input_set_limit(&in, 12, 2));
+	assert_false(pc_input_set_limit(&in, 3));
+	assert_true(pc_input_set_limit(&in, 12));
 	assert_int_equal(pc_input_fill(&in, 100, &data), 8);
 	assert_memory_equal(data, "456789ab", 8);
 	pc_input_consume(&in, 8);
 	assert_int_equal(pc_input_fill(&in, 1, &data), 0);
 	assert_true(pc_input_is_whole_file(&in));
-	assert_true(pc_input_set_limit(&in, UINT64_MAX, 0));
+	assert_true(pc_input_set_limit(&in, UINT64_MAX));
 	assert_int_equal(pc_input_fill(&in, 100, &data), 8);
 	assert_memory_equal(data, "cdefghij", 8);
 	assert_int_equal(pc_input_offset(&in), 12);
 	pc_input_close(&in);
 	pc_input_from_memory(&in, "memory", text, sizeof(text) - 1);
-	assert_false(pc_input_set_limit(&in, 12, 2));
+	assert_false(pc_input_set_limit(&in, 12));
 	pc_input_close(&in);
 	unlink(path);
 	free(path);
