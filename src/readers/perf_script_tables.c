@@ -153,12 +153,21 @@ void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value)
 /* ---- caches that may forget ---- */
 
 #define CACHE_WINDOW 65536 /* lookups between two looks at the hit rate */
-#define SPARSE_KEEP 16     /* sparse: 1 in this many new texts kept; and the hit rate */
+#define SPARSE_KEEP 16     /* sparse: 1 in this many texts kept; and the hit rate */
+
+/* Whether the text that hashes to h is one a sparse cache keeps (and so looks up). */
+static bool kept_when_sparse(struct ps_hash h)
+{
+	return (h.h2 >> 40) % SPARSE_KEEP == 0;
+}
 
 uint32_t ps_cache_get(struct ps_cache *c, struct ps_hash h)
 {
-	uint32_t value = ps_htable_get(&c->table, h);
+	uint32_t value;
 
+	if (c->sparse && !kept_when_sparse(h))
+		return 0; /* not kept, so not looked for: no index probe */
+	value = ps_htable_get(&c->table, h);
 	c->hits += value != 0;
 	if (++c->lookups == CACHE_WINDOW) {
 		c->sparse = c->hits < CACHE_WINDOW / SPARSE_KEEP;
@@ -169,7 +178,12 @@ uint32_t ps_cache_get(struct ps_cache *c, struct ps_hash h)
 
 void ps_cache_offer(struct ps_cache *c, struct ps_hash h, uint32_t value)
 {
-	if (c->sparse && c->offered++ % SPARSE_KEEP)
-		return;
-	ps_htable_add(&c->table, h, value);
+	if (!c->sparse || kept_when_sparse(h))
+		ps_htable_add(&c->table, h, value);
+}
+
+void ps_cache_prefetch(const struct ps_cache *c, struct ps_hash h)
+{
+	if (!c->sparse || kept_when_sparse(h))
+		ps_htable_prefetch(&c->table, h);
 }

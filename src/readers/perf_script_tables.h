@@ -71,13 +71,13 @@ void ps_htable_add(struct ps_htable *t, struct ps_hash h, uint32_t value);
  * A cache of texts to values that may forget (a memo: what it forgets is
  * worked out again, the same). When its lookups hardly ever hit (fewer
  * than 1 in 16 of a window of them), as with callchains that are all
- * distinct, it keeps only every 16th new text until lookups hit again:
- * memory and time go to the texts that repeat.
+ * distinct, it turns sparse: it keeps, and looks for, only the texts of
+ * one in 16 hashes, until lookups of those hit again. Memory and index
+ * probes go to the texts that repeat.
  */
 struct ps_cache {
 	struct ps_htable table;
 	uint32_t lookups, hits; /* in the current window */
-	uint32_t offered;       /* new texts offered while sparse */
 	bool sparse;
 };
 
@@ -85,6 +85,8 @@ struct ps_cache {
 uint32_t ps_cache_get(struct ps_cache *c, struct ps_hash h);
 /* Offers the text that hashes to h (just missed by ps_cache_get) with value (not 0). */
 void ps_cache_offer(struct ps_cache *c, struct ps_hash h, uint32_t value);
+/* Asks the processor for the index slot where ps_cache_get of h would look. */
+void ps_cache_prefetch(const struct ps_cache *c, struct ps_hash h);
 
 /* Asks the processor for the index slot where a lookup of h starts. */
 static inline void ps_htable_prefetch(const struct ps_htable *t, struct ps_hash h)

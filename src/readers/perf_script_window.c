@@ -161,7 +161,7 @@ static int resolve_block(struct ps_reader *r, const uint8_t *data, size_t n)
 
 	/* the lines' cache slots are far apart: ask for all of them at once */
 	for (size_t i = 0; i < n; i++)
-		ps_htable_prefetch(&r->frames.table, r->block[i].h);
+		ps_cache_prefetch(&r->frames, r->block[i].h);
 	for (size_t i = 0; i < n; i++) {
 		const struct ps_block_line *line = &r->block[i];
 		uint32_t id = cached_frame(r, line->h);
