@@ -710,6 +710,15 @@ int ps_emit_sample(struct ps_reader *r)
 	return 0;
 }
 
+void ps_note_times(struct ps_reader *r, uint64_t first, uint64_t last)
+{
+	if (!r->any_time || first < r->first_time)
+		r->first_time = first;
+	if (!r->any_time || last > r->last_time)
+		r->last_time = last;
+	r->any_time = true;
+}
+
 int ps_open_from_header(struct ps_reader *r, const struct ps_header *h)
 {
 	struct ps_sample *c = &r->cur;
@@ -739,11 +748,7 @@ int ps_open_from_header(struct ps_reader *r, const struct ps_header *h)
 	c->has_period = h->has_period;
 	c->period = h->period;
 	if (h->has_time) {
-		if (!r->any_time || h->time_ns < r->first_time)
-			r->first_time = h->time_ns;
-		if (!r->any_time || h->time_ns > r->last_time)
-			r->last_time = h->time_ns;
-		r->any_time = true;
+		ps_note_times(r, h->time_ns, h->time_ns);
 		c->has_time = h->time_ns <= (uint64_t)INT64_MAX;
 		c->time_ns = (int64_t)h->time_ns;
 	}

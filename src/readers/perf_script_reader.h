@@ -259,6 +259,8 @@ int ps_add_branches(struct ps_reader *r, size_t at, size_t end);
 void ps_open_sample(struct ps_reader *r);
 /* Opens a sample with the labels, space, period and event of its header. */
 int ps_open_from_header(struct ps_reader *r, const struct ps_header *h);
+/* Widens the span of the samples' times (the profile's duration) to [first, last]. */
+void ps_note_times(struct ps_reader *r, uint64_t first, uint64_t last);
 /* Counts repeat samples of stack (for the unmapped-addresses warning at the end). */
 void ps_count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat);
 /* Adds the open sample to the model; the reader is then between samples. */

@@ -358,13 +358,8 @@ static int append_half(struct ps_reader *a, struct ps_half *h)
 	add_events(a, b, column_map);
 	add_stack_samples(a, b, stack_map);
 	free(stack_map);
-	if (b->any_time) {
-		if (!a->any_time || b->first_time < a->first_time)
-			a->first_time = b->first_time;
-		if (!a->any_time || b->last_time > a->last_time)
-			a->last_time = b->last_time;
-		a->any_time = true;
-	}
+	if (b->any_time)
+		ps_note_times(a, b->first_time, b->last_time);
 	a->saw_dso |= b->saw_dso;
 	a->lost += b->lost; /* append_fits: the sum fits, so one reader would have added each */
 	a->trace_errors += b->trace_errors;
