@@ -96,6 +96,12 @@ uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len)
 	return id;
 }
 
+void pc_seqs_prefetch(const struct pc_seqs *seqs, const uint32_t *items, size_t len)
+{
+	if (len && seqs->indexed == seqs->count)
+		pc_index_prefetch(&seqs->index, seq_hash(items, len));
+}
+
 void pc_seqs_reserve(struct pc_seqs *seqs, size_t count)
 {
 	seqs_catch_up(seqs);

@@ -35,6 +35,8 @@ uint32_t pc_seqs_add(struct pc_seqs *seqs, const uint32_t *items, size_t len);
 uint32_t pc_seqs_find(struct pc_seqs *seqs, const uint32_t *items, size_t len);
 /* Adds a sequence the caller knows is not there yet (len >= 1); returns its id. */
 uint32_t pc_seqs_append(struct pc_seqs *seqs, const uint32_t *items, size_t len);
+/* Asks the processor for the index slot where adding or finding items[0, len) looks first. */
+void pc_seqs_prefetch(const struct pc_seqs *seqs, const uint32_t *items, size_t len);
 /* Makes room in the index for more sequences, up to count in all. */
 void pc_seqs_reserve(struct pc_seqs *seqs, size_t count);
 /* Frees the index (the next lookup rebuilds it). */

@@ -1,7 +1,9 @@
 /* copy.c - one model's content into another: id maps, metadata, merging. */
 #include "model/copy.h"
 
-#define COPY_BATCH 256 /* frames added at once (pc_model_add_frames) */
+#define COPY_BATCH 256  /* frames added at once (pc_model_add_frames) */
+#define APPEND_BATCH 16 /* appending: stacks whose index slots are asked for together */
+#define APPEND_AHEAD 8  /* appending: how far ahead a sample's index slot is asked for */
 
 pc_str_id pc_model_copy_str(const struct pc_model_copy *copy, pc_str_id id)
 {
@@ -329,6 +331,13 @@ static struct pc_sample map_sample(struct merge *mg, size_t i)
 	};
 }
 
+static void prefetch_sample(struct merge *mg, size_t i)
+{
+	struct pc_sample sample = map_sample(mg, i);
+
+	pc_model_prefetch_sample(mg->copy.dst, &sample);
+}
+
 /* Adds from's sample i with its counts; its index in into goes to sample_map. */
 static int merge_counts(struct merge *mg, size_t i, const struct pc_sample *sample)
 {
@@ -396,6 +405,9 @@ static int merge_samples(struct merge *mg)
 
 		if (!sample_kept(mg, i))
 			continue;
+		/* appending: the next samples' index slots are asked for ahead */
+		if (mg->stack_map && i + APPEND_AHEAD < n)
+			prefetch_sample(mg, i + APPEND_AHEAD);
 		sample = map_sample(mg, i);
 		if (samples)
 			samples[i] = sample;
@@ -441,6 +453,32 @@ static bool maps_distinct(const int *column_map, size_t n)
 	return true;
 }
 
+/*
+ * Stacks first .. first + n - 1 of from (no frame hidden or expanded), in
+ * order, into mg->stack_map: their frames mapped, then their index slots
+ * asked for together, then each added.
+ */
+static void map_stack_batch(struct merge *mg, uint32_t first, size_t n)
+{
+	const struct pc_model_copy *copy = &mg->copy;
+	size_t at[APPEND_BATCH + 1] = { 0 };
+
+	for (size_t k = 0; k < n; k++) {
+		size_t len;
+		const uint32_t *frames = pc_model_stack(copy->src, first + (uint32_t)k, &len);
+
+		pc_grow(&mg->stack, &mg->stack_cap, at[k] + len, sizeof(*mg->stack));
+		for (size_t i = 0; i < len; i++)
+			mg->stack[at[k] + i] = copy->frame_map[frames[i]];
+		at[k + 1] = at[k] + len;
+	}
+	for (size_t k = 0; k < n; k++)
+		pc_model_prefetch_stack(copy->dst, mg->stack + at[k], at[k + 1] - at[k]);
+	for (size_t k = 0; k < n; k++)
+		mg->stack_map[first + k] =
+			pc_model_add_stack(copy->dst, mg->stack + at[k], at[k + 1] - at[k]);
+}
+
 /* Every stack and branch stack of from, in from's order, into mg's maps. */
 static void map_all_stacks(struct merge *mg)
 {
@@ -449,8 +487,9 @@ static void map_all_stacks(struct merge *mg)
 
 	mg->stack_map = pc_xcalloc(nstacks + 1, sizeof(*mg->stack_map));
 	mg->branches_map = pc_xcalloc(nbranches + 1, sizeof(*mg->branches_map));
-	for (uint32_t id = 1; id <= nstacks; id++)
-		mg->stack_map[id] = map_stack(mg, id);
+	for (uint32_t first = 1; first <= nstacks; first += APPEND_BATCH)
+		map_stack_batch(mg, first, nstacks - first + 1 < APPEND_BATCH ? nstacks - first + 1
+									 : APPEND_BATCH);
 	for (uint32_t id = 1; id <= nbranches; id++)
 		mg->branches_map[id] = map_branches(mg, id);
 }

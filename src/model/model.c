@@ -352,6 +352,11 @@ void pc_model_free_tables(struct pc_model *m, unsigned tables)
 	}
 }
 
+void pc_model_prefetch_stack(const struct pc_model *m, const uint32_t *frames, size_t n)
+{
+	pc_seqs_prefetch(&m->stacks, frames, n);
+}
+
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n)
 {
 	return pc_seqs_add(&m->stacks, frames, n);
@@ -634,6 +639,12 @@ static size_t append_sample(struct pc_model *m, const struct pc_sample *sample, 
 	m->samples[m->nsamples] = *sample;
 	m->sample_rows[m->nsamples] = row;
 	return m->nsamples++;
+}
+
+void pc_model_prefetch_sample(const struct pc_model *m, const struct pc_sample *sample)
+{
+	if (m->samples_indexed == m->nsamples)
+		pc_index_prefetch(&m->sample_index, sample_hash(sample));
 }
 
 static size_t find_or_add_sample(struct pc_model *m, const struct pc_sample *sample)

@@ -207,6 +207,12 @@ uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n
  * has, so that adding them (a merge) does not grow m's indexes on the way.
  */
 void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from);
+/*
+ * Hints before a batch of adds (their cache misses overlap): ask for the
+ * index slot where adding that stack, or that sample, looks first.
+ */
+void pc_model_prefetch_stack(const struct pc_model *m, const uint32_t *frames, size_t n);
+void pc_model_prefetch_sample(const struct pc_model *m, const struct pc_sample *sample);
 /* Interns every string of from in m, in from's order; map[id] is m's id of from's id. */
 void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map);
 /*
