@@ -159,6 +159,7 @@ static void put_label(struct byte_buffer *b, const struct out_label *label)
 struct field_batch {
 	ProtobufCBuffer *out;
 	struct byte_buffer bytes;
+	size_t body_at; /* where the body of the field being put starts */
 };
 
 static void batch_flush(struct field_batch *batch)
@@ -168,16 +169,34 @@ static void batch_flush(struct field_batch *batch)
 	batch->bytes.len = 0;
 }
 
-/* Adds body as field `field` of the Profile. */
-static void batch_field(struct field_batch *batch, unsigned field, const struct byte_buffer *body)
+/*
+ * Starts field `field` of the Profile, whose body (at most max_body bytes)
+ * the caller puts into the returned buffer, in place: its length goes in
+ * the byte left before it, and batch_end_field moves the body along in the
+ * rare case (128 bytes or more) that the length needs more.
+ */
+static struct byte_buffer *batch_begin_field(struct field_batch *batch, unsigned field,
+					     size_t max_body)
 {
 	struct byte_buffer *b = &batch->bytes;
 
-	reserve(b, 2 * VARINT_MAX + body->len);
+	reserve(b, 2 * VARINT_MAX + max_body);
 	put_varint(b, (uint64_t)field << 3 | WIRE_LENGTH_DELIMITED);
-	put_varint(b, body->len);
-	memcpy(b->bytes + b->len, body->bytes, body->len);
-	b->len += body->len;
+	b->len++;
+	batch->body_at = b->len;
+	return b;
+}
+
+static void batch_end_field(struct field_batch *batch)
+{
+	struct byte_buffer *b = &batch->bytes;
+	size_t body = b->len - batch->body_at, extra = varint_size(body) - 1;
+
+	if (extra)
+		memmove(b->bytes + batch->body_at + extra, b->bytes + batch->body_at, body);
+	b->len = batch->body_at - 1;
+	put_varint(b, body);
+	b->len += body;
 	if (b->len >= PACK_BATCH)
 		batch_flush(batch);
 }
@@ -210,7 +229,6 @@ static const uint32_t *out_locations(struct pprof_writer *w, size_t at, size_t *
 
 static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	struct byte_buffer sample = { 0 };
 	struct field_batch batch = { .out = out };
 	int64_t *values = pc_xcalloc(w->ncolumns, sizeof(*values));
 
@@ -219,6 +237,7 @@ static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 		const uint32_t *locations = out_locations(w, at, &nlocations);
 		const int64_t *row = values;
 		uint32_t labels;
+		struct byte_buffer *sample;
 
 		if (w->out[at] & OWN) {
 			uint32_t own = w->out[at] & ~OWN;
@@ -234,17 +253,16 @@ static void pack_samples(struct pprof_writer *w, ProtobufCBuffer *out)
 		}
 		if (labels)
 			pc_model_labelset(w->m, labels, &nlabels);
-		sample.len = 0;
-		reserve(&sample, VARINT_MAX * (4 + nlocations + w->ncolumns + 10 * nlabels));
-		put_packed_ids(&sample, SAMPLE_LOCATION_ID, locations, nlocations);
-		put_packed_values(&sample, SAMPLE_VALUE, row, w->ncolumns);
+		sample = batch_begin_field(&batch, FIELD_SAMPLE,
+					   VARINT_MAX * (4 + nlocations + w->ncolumns + 10 * nlabels));
+		put_packed_ids(sample, SAMPLE_LOCATION_ID, locations, nlocations);
+		put_packed_values(sample, SAMPLE_VALUE, row, w->ncolumns);
 		for (size_t j = 0; j < nlabels; j++)
-			put_label(&sample, &w->labels[w->labelset_first[labels] - 1 + j]);
-		batch_field(&batch, FIELD_SAMPLE, &sample);
+			put_label(sample, &w->labels[w->labelset_first[labels] - 1 + j]);
+		batch_end_field(&batch);
 	}
 	free(values);
 	batch_end(&batch);
-	free(sample.bytes);
 }
 
 /* The frames of location id, innermost first (physical last); *n of them. */
@@ -261,19 +279,18 @@ static const uint32_t *location_frames(const struct pprof_writer *w, uint32_t id
 
 static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	struct byte_buffer location = { 0 };
 	struct field_batch batch = { .out = out };
 
 	for (uint32_t id = 1; id <= w->nlocations; id++) {
 		size_t n;
 		const uint32_t *frames = location_frames(w, id, &n);
 		const struct pc_frame *physical = pc_model_frame(w->m, frames[n - 1]);
+		struct byte_buffer *location = batch_begin_field(&batch, FIELD_LOCATION,
+								 VARINT_MAX * (6 + 6 * n));
 
-		location.len = 0;
-		reserve(&location, VARINT_MAX * (6 + 6 * n));
-		put_scalar(&location, LOCATION_ID, id);
-		put_scalar(&location, LOCATION_MAPPING_ID, pprof_location_mapping(w, physical));
-		put_scalar(&location, LOCATION_ADDRESS, (int64_t)pprof_location_address(w, physical));
+		put_scalar(location, LOCATION_ID, id);
+		put_scalar(location, LOCATION_MAPPING_ID, pprof_location_mapping(w, physical));
+		put_scalar(location, LOCATION_ADDRESS, (int64_t)pprof_location_address(w, physical));
 		for (size_t i = 0; i < n; i++) {
 			const struct pc_frame *frame = pc_model_frame(w->m, frames[i]);
 			uint32_t function;
@@ -281,38 +298,35 @@ static void pack_locations(struct pprof_writer *w, ProtobufCBuffer *out)
 			if (!frame->function)
 				continue;
 			function = w->frame_function[frames[i]]; /* numbered with its location */
-			put_varint(&location, (uint64_t)LOCATION_LINE << 3 | WIRE_LENGTH_DELIMITED);
-			put_varint(&location, scalar_size(function) + scalar_size(frame->line));
-			put_scalar(&location, LINE_FUNCTION_ID, function);
-			put_scalar(&location, LINE_LINE, frame->line);
+			put_varint(location, (uint64_t)LOCATION_LINE << 3 | WIRE_LENGTH_DELIMITED);
+			put_varint(location, scalar_size(function) + scalar_size(frame->line));
+			put_scalar(location, LINE_FUNCTION_ID, function);
+			put_scalar(location, LINE_LINE, frame->line);
 		}
-		put_scalar(&location, LOCATION_IS_FOLDED, (physical->flags & PC_FRAME_FOLDED) != 0);
-		batch_field(&batch, FIELD_LOCATION, &location);
+		put_scalar(location, LOCATION_IS_FOLDED, (physical->flags & PC_FRAME_FOLDED) != 0);
+		batch_end_field(&batch);
 	}
 	batch_end(&batch);
-	free(location.bytes);
 }
 
 static void pack_functions(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
-	struct byte_buffer function = { 0 };
 	struct field_batch batch = { .out = out };
 
 	for (uint32_t id = 1; id < w->functions.count; id++) {
 		size_t n;
 		const uint32_t *key = pc_seq(&w->functions, id, &n);
+		struct byte_buffer *function = batch_begin_field(&batch, FIELD_FUNCTION,
+								 VARINT_MAX * 8);
 
-		function.len = 0;
-		reserve(&function, VARINT_MAX * 8);
-		put_scalar(&function, FUNCTION_ID, id);
-		put_scalar(&function, FUNCTION_NAME, key[0]);
-		put_scalar(&function, FUNCTION_SYSTEM_NAME, key[4] ? key[4] - 1 : key[0]);
-		put_scalar(&function, FUNCTION_FILENAME, key[1]);
-		put_scalar(&function, FUNCTION_START_LINE, key[3]);
-		batch_field(&batch, FIELD_FUNCTION, &function);
+		put_scalar(function, FUNCTION_ID, id);
+		put_scalar(function, FUNCTION_NAME, key[0]);
+		put_scalar(function, FUNCTION_SYSTEM_NAME, key[4] ? key[4] - 1 : key[0]);
+		put_scalar(function, FUNCTION_FILENAME, key[1]);
+		put_scalar(function, FUNCTION_START_LINE, key[3]);
+		batch_end_field(&batch);
 	}
 	batch_end(&batch);
-	free(function.bytes);
 }
 
 static void pack_sample_types(const struct pprof_writer *w, ProtobufCBuffer *out)
