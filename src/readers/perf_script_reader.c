@@ -1067,7 +1067,6 @@ void ps_reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input *in
 void ps_reader_drop_caches(struct ps_reader *r)
 {
 	ps_htable_release(&r->frames.table);
-	ps_htable_release(&r->ends);
 	ps_htable_release(&r->blocks.table);
 	free(r->hot);
 	r->hot = NULL;
@@ -1078,6 +1077,7 @@ void ps_reader_release(struct ps_reader *r)
 	free(r->cur.frames);
 	free(r->cur.branches);
 	ps_reader_drop_caches(r);
+	ps_htable_release(&r->ends);
 	ps_table_release(&r->modules);
 	ps_table_release(&r->labelsets);
 	ps_table_release(&r->tids);

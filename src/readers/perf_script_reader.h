@@ -277,7 +277,10 @@ int ps_finish_profile(struct ps_reader *r);
 void ps_reader_init(struct ps_reader *r, struct pc_ctx *ctx, struct pc_input *in,
 		    struct pc_model *m);
 void ps_reader_release(struct ps_reader *r);
-/* Frees the caches of frame lines, branch ends and callchains (after the last line). */
+/*
+ * Frees the caches of frame lines and callchains, which are memos: reading
+ * on makes them anew (the cache of brstack ends, which is not, stays).
+ */
 void ps_reader_drop_caches(struct ps_reader *r);
 
 /* ---- perf_script_split.c ---- */

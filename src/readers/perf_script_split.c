@@ -413,10 +413,10 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 		return 1;
 	}
 	ret = ps_read_range(a);
+	ps_reader_drop_caches(a); /* memos: not held while waiting (reading on makes them anew) */
 	pc_threads_join(second);
 	pc_input_set_limit(a->in, UINT64_MAX);
 	if (!ret && first_is_plain(a, h) && half_is_alone(a, h) && append_fits(a, h)) {
-		ps_reader_drop_caches(a);
 		ret = append_half(a, h);
 		appended = true;
 		if (a->ctx->threads_used < 2) /* -v: what was read on two threads was kept */
