@@ -101,7 +101,7 @@ static size_t next_record_line(const char *text, size_t at, size_t end)
 	return end;
 }
 
-/* Applies the line line[0, len) to the second reader when it is an MMAP, MMAP2, COMM, FORK or EXIT record. */
+/* Applies line[0, len) to the second reader if it is an MMAP, MMAP2, COMM, FORK or EXIT record. */
 static int replay_line(struct ps_reader *b, const char *line, size_t len)
 {
 	struct ps_header h;
