@@ -134,7 +134,9 @@ extern "C" void _start()
 }
 EOF
 
-# the same bytes on every run: the temporary directory's name is not recorded
+# the same bytes on every run, wherever the checkout is: the compilers run
+# in the temporary directory (their DW_AT_comp_dir), whose name is not recorded
+cd "$tmp"
 map="-ffile-prefix-map=$tmp=/seeds"
 link="$map -nostdlib -static -Wl,--build-id=none -Wl,-z,norelro -Wl,-z,noseparate-code -Wl,-z,max-page-size=16"
 gcc=$(command -v gcc-12 || command -v gcc)
