@@ -84,6 +84,12 @@ static inline void pc_put_le(uint8_t *p, uint64_t value, size_t bytes)
 		p[i] = (uint8_t)(value >> (8 * i));
 }
 
+/* a + b, or UINT64_MAX when that would pass it. */
+static inline uint64_t pc_add_saturated(uint64_t a, uint64_t b)
+{
+	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
+}
+
 static inline uint32_t pc_be32(const uint8_t *p)
 {
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];

@@ -1211,10 +1211,7 @@ void pc_model_finalize(struct pc_model *m)
 {
 	struct content_order o = { .m = m };
 
-	/* writers need no indexes; an add after this rebuilds them */
-	pc_index_release(&m->frame_index);
-	m->frames_indexed = 0;
-	pc_seqs_drop_index(&m->stacks);
+	pc_model_drop_indexes(m); /* writers need none; an add after this rebuilds them */
 	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
 	o.frame_rank = rank_frames(&o);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);

@@ -119,11 +119,6 @@ bool pc_model_has_arc_data(const struct pc_model *src)
 
 /* ---- the functions and their arcs ---- */
 
-static uint64_t saturated_sum(uint64_t a, uint64_t b)
-{
-	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
 /* The function of a one-frame sample: a new node, or the last one again. */
 static void add_node(struct reconstruction *r, size_t sample, uint32_t frame)
 {
@@ -136,8 +131,8 @@ static void add_node(struct reconstruction *r, size_t sample, uint32_t frame)
 		last = &r->nodes[r->nnodes++];
 	*last = (struct rc_node){
 		.frame = frame, .labels = labels,
-		.self = saturated_sum(last->self, values[r->self_column]),
-		.total = saturated_sum(last->total, values[r->total_column]),
+		.self = pc_add_saturated(last->self, values[r->self_column]),
+		.total = pc_add_saturated(last->total, values[r->total_column]),
 	};
 }
 

@@ -24,16 +24,11 @@ int perf_event_columns_add(struct pc_model *m, const char *name, size_t len,
 	return 0;
 }
 
-static uint64_t add_capped(uint64_t a, uint64_t b)
-{
-	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
 void perf_event_note(struct perf_event_columns *ev, bool has_period, uint64_t period,
 		     uint64_t repeat, uint64_t value)
 {
-	ev->samples = add_capped(ev->samples, repeat);
-	ev->weight = add_capped(ev->weight, value * repeat);
+	ev->samples = pc_add_saturated(ev->samples, repeat);
+	ev->weight = pc_add_saturated(ev->weight, value * repeat);
 	if (!has_period) {
 		ev->missing_period = true;
 		return;

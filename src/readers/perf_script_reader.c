@@ -634,11 +634,6 @@ void ps_open_sample(struct ps_reader *r)
 	r->repeat = 0;
 }
 
-static uint64_t add_capped(uint64_t a, uint64_t b)
-{
-	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
 void ps_count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 {
 	if (!stack)
@@ -651,7 +646,7 @@ void ps_count_stack(struct ps_reader *r, uint32_t stack, uint64_t repeat)
 		memset(r->stack_samples + old, 0,
 		       (r->stack_samples_cap - old) * sizeof(*r->stack_samples));
 	}
-	r->stack_samples[stack] = add_capped(r->stack_samples[stack], repeat);
+	r->stack_samples[stack] = pc_add_saturated(r->stack_samples[stack], repeat);
 }
 
 /* The open sample as it is added to the model. */
@@ -983,7 +978,7 @@ static int warn_unmapped(struct ps_reader *r)
 			hit_modules[frame->module] = true;
 		}
 		if (hit)
-			samples = add_capped(samples, r->stack_samples[stack]);
+			samples = pc_add_saturated(samples, r->stack_samples[stack]);
 	}
 	if (nnames) {
 		qsort(names, nnames, sizeof(*names), compare_ids);

@@ -287,11 +287,6 @@ static bool append_fits(const struct ps_reader *a, const struct ps_half *h)
 	       h->r.lost <= UINT64_MAX - a->lost; /* one reader skips a LOST record past that */
 }
 
-static uint64_t add_capped(uint64_t a, uint64_t b)
-{
-	return b > UINT64_MAX - a ? UINT64_MAX : a + b;
-}
-
 /*
  * The first reader's event of the second's event ev, whose columns went to
  * column_map's (and whose name is the event of its columns, a string of
@@ -321,8 +316,8 @@ static void add_events(struct ps_reader *a, const struct ps_reader *b, const int
 		const struct perf_event_columns *ev = &b->events[i];
 		struct perf_event_columns *into = event_in_first(a, ev, column_map);
 
-		into->samples = add_capped(into->samples, ev->samples);
-		into->weight = add_capped(into->weight, ev->weight);
+		into->samples = pc_add_saturated(into->samples, ev->samples);
+		into->weight = pc_add_saturated(into->weight, ev->weight);
 		into->missing_period |= ev->missing_period;
 		if (ev->any_period) {
 			into->periods_vary |= ev->periods_vary ||
