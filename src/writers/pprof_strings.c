@@ -14,9 +14,24 @@ static size_t utf8_char_len(const unsigned char *s, size_t avail)
 	return s[0] ? pc_utf8_char_len(s, avail) : 0;
 }
 
+/* Whether the 8 bytes at s are all ASCII and none is NUL. */
+static bool plain_ascii_word(const unsigned char *s)
+{
+	const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+	uint64_t word;
+
+	memcpy(&word, s, 8);
+	return !((word | ((word - ones) & ~word)) & highs);
+}
+
 static bool utf8_clean(const unsigned char *s, size_t len)
 {
-	for (size_t i = 0; i < len;) {
+	size_t start = 0;
+
+	/* symbol names are nearly always ASCII: eight bytes at a time first */
+	while (len - start >= 8 && plain_ascii_word(s + start))
+		start += 8;
+	for (size_t i = start; i < len;) {
 		size_t n = utf8_char_len(s + i, len - i);
 
 		if (!n)
@@ -74,7 +89,8 @@ int64_t string_table_append(struct string_table *table, const char *text, size_t
 	return (int64_t)table->count++;
 }
 
-int64_t string_table_find(const struct string_table *table, const char *text, size_t len)
+static int64_t string_table_find(const struct string_table *table, const char *text,
+				 size_t len)
 {
 	struct string_key key = { .text = text, .len = len };
 	uint32_t id;

@@ -36,8 +36,6 @@ int64_t string_table_intern(struct string_table *table, const void *text, size_t
 
 /* Appends text (living as long as the table) without indexing it; its index. */
 int64_t string_table_append(struct string_table *table, const char *text, size_t len);
-/* The index of an indexed string equal to text, or -1. */
-int64_t string_table_find(const struct string_table *table, const char *text, size_t len);
 /* Adds text (living as long as the table) to the index unless it is there; its index. */
 int64_t string_table_add_indexed(struct string_table *table, const char *text, size_t len);
 /* Whether text is valid UTF-8 without NUL. */

@@ -129,10 +129,24 @@ static int64_t written_model_string(const struct pprof_writer *w, const char *te
 }
 
 /*
+ * Each string the writer indexes (its own, or a model string repaired)
+ * claims the model string of the same text, if any and not yet written:
+ * model_string then gives that index and needs no lookup of its own.
+ */
+static int64_t claim_model_twin(struct pprof_writer *w, int64_t index)
+{
+	struct string_table *table = &w->strings;
+	pc_str_id id = pc_model_find_string(w->m, table->texts[index], table->lens[index]);
+
+	if (id && !table->model_ids[id])
+		table->model_ids[id] = (uint32_t)index + 1;
+	return index;
+}
+
+/*
  * The output index of a model string, added on first use. A clean one is
- * unique among the model's, so it is appended as it is unless one of the
- * writer's own (indexed) strings holds the same text; a repaired one is
- * looked up among both.
+ * unique among the model's, and one the writer indexed first has claimed
+ * it, so it is appended as it is; a repaired one is looked up among both.
  */
 static int64_t model_string(struct pprof_writer *w, pc_str_id id)
 {
@@ -146,14 +160,12 @@ static int64_t model_string(struct pprof_writer *w, pc_str_id id)
 	if (table->model_ids[id])
 		return (int64_t)table->model_ids[id] - 1;
 	if (string_table_clean(text, len)) {
-		index = string_table_find(table, text, len);
-		if (index < 0)
-			index = string_table_append(table, text, len);
+		index = string_table_append(table, text, len);
 	} else {
 		text = string_table_repair(table, text, len, &len);
 		index = written_model_string(w, text, len);
 		if (index < 0)
-			index = string_table_add_indexed(table, text, len);
+			index = claim_model_twin(w, string_table_add_indexed(table, text, len));
 	}
 	table->model_ids[id] = (uint32_t)index + 1;
 	return index;
@@ -164,7 +176,8 @@ static int64_t own_text(struct pprof_writer *w, const char *text, size_t len)
 {
 	int64_t index = string_table_clean(text, len) ? written_model_string(w, text, len) : -1;
 
-	return index >= 0 ? index : string_table_intern(&w->strings, text, len, false);
+	return index >= 0 ? index
+			  : claim_model_twin(w, string_table_intern(&w->strings, text, len, false));
 }
 
 static int64_t own_string(struct pprof_writer *w, const char *text)
