@@ -1,7 +1,7 @@
 /* strtab.c - interned strings (see strtab.h). */
 #include "base/strtab.h"
 
-#define INTERN_BATCH 16 /* strings whose index lookups pc_strtab_intern_all overlaps */
+#define INTERN_BATCH 16 /* strings whose index lookups pc_strtab_intern_range overlaps */
 
 struct string_key {
 	const void *text;
@@ -78,13 +78,13 @@ uint32_t pc_strtab_find(const struct pc_strtab *t, const void *text, size_t len)
 }
 
 /* In batches whose index slots, then likely strings, are fetched together. */
-void pc_strtab_intern_all(struct pc_strtab *t, const struct pc_strtab *from, uint32_t *map)
+void pc_strtab_intern_range(struct pc_strtab *t, const struct pc_strtab *from, uint32_t *map,
+			    size_t first, size_t end)
 {
 	uint64_t hashes[INTERN_BATCH];
 
-	map[0] = 0;
-	for (size_t start = 1; start < from->count; start += INTERN_BATCH) {
-		size_t k = from->count - start < INTERN_BATCH ? from->count - start : INTERN_BATCH;
+	for (size_t start = first; start < end; start += INTERN_BATCH) {
+		size_t k = end - start < INTERN_BATCH ? end - start : INTERN_BATCH;
 		const struct pc_strtab_entry *batch = &from->strings[start];
 
 		for (size_t i = 0; i < k; i++) {
@@ -100,6 +100,12 @@ void pc_strtab_intern_all(struct pc_strtab *t, const struct pc_strtab *from, uin
 		for (size_t i = 0; i < k; i++)
 			map[start + i] = intern_hashed(t, batch[i].text, batch[i].len, hashes[i]);
 	}
+}
+
+void pc_strtab_intern_all(struct pc_strtab *t, const struct pc_strtab *from, uint32_t *map)
+{
+	map[0] = 0;
+	pc_strtab_intern_range(t, from, map, 1, from->count);
 }
 
 void pc_strtab_reserve(struct pc_strtab *t, size_t count)

@@ -35,6 +35,9 @@ uint32_t pc_strtab_find(const struct pc_strtab *t, const void *text, size_t len)
  * lookups of many strings overlap.
  */
 void pc_strtab_intern_all(struct pc_strtab *t, const struct pc_strtab *from, uint32_t *map);
+/* pc_strtab_intern_all of from's ids first .. end - 1 only (first >= 1). */
+void pc_strtab_intern_range(struct pc_strtab *t, const struct pc_strtab *from, uint32_t *map,
+			    size_t first, size_t end);
 /* Makes room in the index for more strings, up to count in all. */
 void pc_strtab_reserve(struct pc_strtab *t, size_t count);
 

@@ -1,9 +1,64 @@
 /* copy.c - one model's content into another: id maps, metadata, merging. */
 #include "model/copy.h"
 
+#include <sched.h>
+#include <stdatomic.h>
+
+#include "base/threads.h"
+
 #define COPY_BATCH 256  /* frames added at once (pc_model_add_frames) */
 #define APPEND_BATCH 16 /* appending: stacks whose index slots are asked for together */
 #define APPEND_AHEAD 8  /* appending: how far ahead a sample's index slot is asked for */
+
+/*
+ * pc_model_append runs in two lanes, on two threads when it may. Lane one
+ * maps the strings, then the columns, metadata and label sets, then the
+ * stacks and branch stacks; lane two maps the modules and frames, then
+ * adds the samples and arcs. Each table is added to by one lane in from's
+ * order, so the result is the one of a single thread; a lane waits only
+ * for the entries of the other's maps it is about to read, published
+ * batch by batch. On one thread the four parts run one after another and
+ * never wait. Each index is made room in when its lane gets to it, and
+ * each of from's tables freed when copied, so that less is held at once.
+ */
+struct pc_copy_lanes {
+	/* from's string, frame and stack ids below these are mapped */
+	atomic_size_t strings, frames, stacks;
+	atomic_bool tables;   /* columns, metadata and label sets mapped (or failed) */
+	atomic_bool branches; /* branch stacks mapped */
+	size_t nstrings, nframes; /* from's, read before the lanes free them */
+	bool columns_failed;  /* set before tables */
+};
+
+static void publish(atomic_size_t *done, size_t end)
+{
+	atomic_store_explicit(done, end, memory_order_release);
+}
+
+static bool is_mapped(const atomic_size_t *done, size_t id)
+{
+	return atomic_load_explicit(done, memory_order_acquire) > id;
+}
+
+/* Waits until the other lane has mapped id (at once without lanes). */
+static void await_id(const struct pc_copy_lanes *lanes, const atomic_size_t *done, size_t id)
+{
+	if (lanes)
+		while (!is_mapped(done, id))
+			sched_yield();
+}
+
+static void await_flag(const struct pc_copy_lanes *lanes, const atomic_bool *flag)
+{
+	if (lanes)
+		while (!atomic_load_explicit(flag, memory_order_acquire))
+			sched_yield();
+}
+
+static void await_string(const struct pc_model_copy *copy, pc_str_id id)
+{
+	await_id(copy->lanes, copy->lanes ? &copy->lanes->strings : NULL, id);
+}
 
 pc_str_id pc_model_copy_str(const struct pc_model_copy *copy, pc_str_id id)
 {
@@ -20,6 +75,7 @@ static void copy_modules(struct pc_model_copy *copy, const struct pc_expansion *
 	for (size_t i = 0; i < pc_model_nmodules(src); i++) {
 		struct pc_module module = *pc_model_module(src, i + 1);
 
+		await_string(copy, module.name > module.build_id ? module.name : module.build_id);
 		module.name = pc_model_copy_str(copy, module.name);
 		module.build_id = pc_model_copy_str(copy, module.build_id);
 		if (expansion && expansion->module)
@@ -43,6 +99,8 @@ static pc_str_id found_str(const struct pc_model_copy *copy, pc_str_id id)
  */
 static void copy_system_names(struct pc_model_copy *copy)
 {
+	if (copy->lanes && copy->lanes->nstrings)
+		await_string(copy, copy->lanes->nstrings - 1);
 	for (uint32_t f = 1; f <= pc_model_nframes(copy->src); f++) {
 		uint32_t to = copy->frame_map[f];
 		pc_str_id function = pc_model_frame(copy->src, f)->function, name;
@@ -65,13 +123,22 @@ static void copy_frames(struct pc_model_copy *copy)
 	for (size_t start = 0; start < n; start += COPY_BATCH) {
 		size_t k = n - start < COPY_BATCH ? n - start : COPY_BATCH;
 
+		pc_str_id last = 0;
+
 		for (size_t i = 0; i < k; i++) {
 			batch[i] = *pc_model_frame(src, (uint32_t)(start + i + 1));
+			last = batch[i].function > last ? batch[i].function : last;
+			last = batch[i].file > last ? batch[i].file : last;
+		}
+		await_string(copy, last);
+		for (size_t i = 0; i < k; i++) {
 			batch[i].module = copy->module_map[batch[i].module];
 			batch[i].function = pc_model_copy_str(copy, batch[i].function);
 			batch[i].file = pc_model_copy_str(copy, batch[i].file);
 		}
 		pc_model_add_frames(copy->dst, batch, k, &copy->frame_map[start + 1]);
+		if (copy->lanes)
+			publish(&copy->lanes->frames, start + k + 1);
 	}
 	copy_system_names(copy);
 }
@@ -331,6 +398,28 @@ static struct pc_sample map_sample(struct merge *mg, size_t i)
 	};
 }
 
+/*
+ * Whether the maps of from's sample i are there (appending on two lanes:
+ * its stack and branch stack are mapped by lane one); with wait, waits
+ * until they are.
+ */
+static bool sample_mapped(const struct merge *mg, size_t i, bool wait)
+{
+	const struct pc_copy_lanes *lanes = mg->copy.lanes;
+	const struct pc_sample *s;
+
+	if (!lanes)
+		return true;
+	s = pc_model_sample(mg->copy.src, i);
+	if (wait) {
+		await_id(lanes, &lanes->stacks, s->stack);
+		if (s->branches)
+			await_flag(lanes, &lanes->branches);
+	}
+	return is_mapped(&lanes->stacks, s->stack) &&
+	       (!s->branches || atomic_load_explicit(&lanes->branches, memory_order_acquire));
+}
+
 static void prefetch_sample(struct merge *mg, size_t i)
 {
 	struct pc_sample sample = map_sample(mg, i);
@@ -406,8 +495,9 @@ static int merge_samples(struct merge *mg)
 		if (!sample_kept(mg, i))
 			continue;
 		/* appending: the next samples' index slots are asked for ahead */
-		if (mg->stack_map && i + APPEND_AHEAD < n)
+		if (mg->stack_map && i + APPEND_AHEAD < n && sample_mapped(mg, i + APPEND_AHEAD, false))
 			prefetch_sample(mg, i + APPEND_AHEAD);
+		sample_mapped(mg, i, true);
 		sample = map_sample(mg, i);
 		if (samples)
 			samples[i] = sample;
@@ -435,15 +525,6 @@ static int merge_arcs(const struct pc_model_copy *copy)
 	return 0;
 }
 
-/* Interns every string of copy->src in copy->dst, in src's order, into copy->string_map. */
-static void copy_all_strings(struct pc_model_copy *copy)
-{
-	size_t n = pc_model_nstrings(copy->src);
-
-	copy->string_map = pc_xmalloc((n ? n : 1) * sizeof(*copy->string_map));
-	pc_model_intern_strings_of(copy->dst, copy->src, copy->string_map);
-}
-
 static bool maps_distinct(const int *column_map, size_t n)
 {
 	for (size_t c = 0; c < n; c++)
@@ -455,8 +536,8 @@ static bool maps_distinct(const int *column_map, size_t n)
 
 /*
  * Stacks first .. first + n - 1 of from (no frame hidden or expanded), in
- * order, into mg->stack_map: their frames mapped, then their index slots
- * asked for together, then each added.
+ * order, into mg->stack_map: their frames mapped (once lane two has), then
+ * their index slots asked for together, then each added.
  */
 static void map_stack_batch(struct merge *mg, uint32_t first, size_t n)
 {
@@ -466,7 +547,11 @@ static void map_stack_batch(struct merge *mg, uint32_t first, size_t n)
 	for (size_t k = 0; k < n; k++) {
 		size_t len;
 		const uint32_t *frames = pc_model_stack(copy->src, first + (uint32_t)k, &len);
+		uint32_t last = 0;
 
+		for (size_t i = 0; i < len; i++)
+			last = frames[i] > last ? frames[i] : last;
+		await_id(copy->lanes, copy->lanes ? &copy->lanes->frames : NULL, last);
 		pc_grow(&mg->stack, &mg->stack_cap, at[k] + len, sizeof(*mg->stack));
 		for (size_t i = 0; i < len; i++)
 			mg->stack[at[k] + i] = copy->frame_map[frames[i]];
@@ -479,19 +564,26 @@ static void map_stack_batch(struct merge *mg, uint32_t first, size_t n)
 			pc_model_add_stack(copy->dst, mg->stack + at[k], at[k + 1] - at[k]);
 }
 
-/* Every stack and branch stack of from, in from's order, into mg's maps. */
-static void map_all_stacks(struct merge *mg)
+/*
+ * Every stack and branch stack of from, in from's order, into mg's maps
+ * (allocated by the caller), each batch published to lane two.
+ */
+static void map_all_stacks(struct merge *mg, struct pc_copy_lanes *lanes)
 {
 	size_t nstacks = pc_model_nstacks(mg->copy.src);
 	size_t nbranches = pc_model_nbranch_stacks(mg->copy.src);
 
-	mg->stack_map = pc_xcalloc(nstacks + 1, sizeof(*mg->stack_map));
-	mg->branches_map = pc_xcalloc(nbranches + 1, sizeof(*mg->branches_map));
-	for (uint32_t first = 1; first <= nstacks; first += APPEND_BATCH)
-		map_stack_batch(mg, first, nstacks - first + 1 < APPEND_BATCH ? nstacks - first + 1
-									 : APPEND_BATCH);
+	for (uint32_t first = 1; first <= nstacks; first += APPEND_BATCH) {
+		size_t n = nstacks - first + 1 < APPEND_BATCH ? nstacks - first + 1 : APPEND_BATCH;
+
+		map_stack_batch(mg, first, n);
+		publish(&lanes->stacks, first + n);
+	}
+	if (nbranches)
+		await_id(lanes, &lanes->frames, lanes->nframes);
 	for (uint32_t id = 1; id <= nbranches; id++)
 		mg->branches_map[id] = map_branches(mg, id);
+	atomic_store_explicit(&lanes->branches, true, memory_order_release);
 }
 
 /* The copy of columns, modules, frames and label sets, with metadata; -1 past the columns. */
@@ -548,37 +640,133 @@ static int merge(struct pc_model *into, const struct pc_model *from,
 	return status;
 }
 
-/*
- * In order: the strings first, then the tables, then the stacks and
- * branch stacks, each table of from freed once nothing more reads it.
- */
-int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_map,
-		    uint32_t **stack_map, char *err_text, size_t err_size)
-{
-	struct merge mg = { .copy = { .src = from, .dst = into } };
-	int status = -1;
+/* ---- appending ---- */
 
-	pc_model_drop_indexes(from);
-	pc_model_reserve_for(into, from);
-	copy_all_strings(&mg.copy);
-	if (map_columns(into, from, mg.column_map)) {
-		snprintf(err_text, err_size, "the merged profile would have more than %d columns",
-			 PC_MAX_COLUMNS);
-	} else {
-		pc_model_copy_metadata(&mg.copy, NULL);
-		pc_model_free_tables(from, PC_TABLE_STRINGS);
-		copy_modules(&mg.copy, NULL);
-		copy_frames(&mg.copy);
-		pc_model_free_tables(from, PC_TABLE_FRAMES);
-		copy_labelsets(&mg.copy);
-		mg.distinct_columns = maps_distinct(mg.column_map, pc_model_ncolumns(from));
-		map_all_stacks(&mg);
-		pc_model_free_tables(from, PC_TABLE_STACKS);
-		status = merge_counted(&mg, err_text, err_size);
+#define STRING_STEP 1024 /* strings lane one maps between two publications */
+
+struct append {
+	struct merge mg;
+	struct pc_model *from;
+	struct pc_copy_lanes lanes;
+	int status; /* lane two's */
+	char *err_text;
+	size_t err_size;
+};
+
+/* Lane one, first: the strings, then the columns, metadata and label sets. */
+static void lane_one_tables(struct append *a)
+{
+	struct merge *mg = &a->mg;
+	struct pc_copy_lanes *lanes = &a->lanes;
+
+	pc_model_reserve_for(mg->copy.dst, a->from, PC_TABLE_STRINGS);
+	for (size_t first = 1, end; first < lanes->nstrings; first = end) {
+		end = lanes->nstrings - first < STRING_STEP ? lanes->nstrings : first + STRING_STEP;
+		pc_model_intern_strings_of(mg->copy.dst, a->from, mg->copy.string_map, first, end);
+		publish(&lanes->strings, end);
 	}
-	memcpy(column_map, mg.column_map, sizeof(mg.column_map));
-	*stack_map = mg.stack_map;
-	merge_release(&mg);
+	lanes->columns_failed = map_columns(mg->copy.dst, a->from, mg->column_map) != 0;
+	if (!lanes->columns_failed) {
+		pc_model_copy_metadata(&mg->copy, NULL);
+		copy_labelsets(&mg->copy);
+		mg->distinct_columns = maps_distinct(mg->column_map, pc_model_ncolumns(a->from));
+	}
+	pc_model_free_tables(a->from, PC_TABLE_STRINGS);
+	atomic_store_explicit(&lanes->tables, true, memory_order_release);
+}
+
+/* Lane one, then: the stacks and branch stacks. */
+static void lane_one_stacks(struct append *a)
+{
+	if (!a->lanes.columns_failed) {
+		pc_model_reserve_for(a->mg.copy.dst, a->from, PC_TABLE_STACKS);
+		map_all_stacks(&a->mg, &a->lanes);
+	}
+	pc_model_free_tables(a->from, PC_TABLE_STACKS);
+}
+
+/*
+ * Lane two, first: the modules and frames. into's frame index goes then:
+ * finalize would drop it, and a frame added before rebuilds it.
+ */
+static void lane_two_frames(struct append *a)
+{
+	pc_model_reserve_for(a->mg.copy.dst, a->from, PC_TABLE_FRAMES);
+	copy_modules(&a->mg.copy, NULL);
+	copy_frames(&a->mg.copy);
+	pc_model_drop_indexes(a->mg.copy.dst, PC_TABLE_FRAMES);
+	pc_model_free_tables(a->from, PC_TABLE_FRAMES);
+}
+
+/* Lane two, then: the samples and arcs, once lane one has mapped the columns. */
+static void lane_two_samples(struct append *a)
+{
+	await_flag(&a->lanes, &a->lanes.tables);
+	if (a->lanes.columns_failed)
+		snprintf(a->err_text, a->err_size,
+			 "the merged profile would have more than %d columns", PC_MAX_COLUMNS);
+	else {
+		pc_model_reserve_for(a->mg.copy.dst, a->from, PC_TABLE_SAMPLES);
+		a->status = merge_counted(&a->mg, a->err_text, a->err_size);
+	}
+}
+
+static void *lane_two(void *arg)
+{
+	lane_two_frames(arg);
+	lane_two_samples(arg);
+	return NULL;
+}
+
+static void append_init(struct append *a, struct pc_model *into, struct pc_model *from)
+{
+	a->mg.copy.src = a->from = from;
+	a->mg.copy.dst = into;
+	a->mg.copy.lanes = &a->lanes;
+	a->lanes.nstrings = pc_model_nstrings(from);
+	a->lanes.nframes = pc_model_nframes(from);
+	/* id 0 (none) maps to 0 */
+	atomic_init(&a->lanes.strings, 1);
+	atomic_init(&a->lanes.frames, 1);
+	atomic_init(&a->lanes.stacks, 1);
+	atomic_init(&a->lanes.tables, false);
+	atomic_init(&a->lanes.branches, false);
+	a->mg.copy.string_map = pc_xcalloc(a->lanes.nstrings + 1, sizeof(*a->mg.copy.string_map));
+	a->mg.stack_map = pc_xcalloc(pc_model_nstacks(from) + 1, sizeof(*a->mg.stack_map));
+	a->mg.branches_map = pc_xcalloc(pc_model_nbranch_stacks(from) + 1,
+					sizeof(*a->mg.branches_map));
+	a->status = -1;
+}
+
+int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_map,
+		    uint32_t **stack_map, unsigned threads, char *err_text, size_t err_size)
+{
+	struct append *a = pc_xcalloc(1, sizeof(*a));
+	struct pc_threads *second;
+	int status;
+
+	a->err_text = err_text;
+	a->err_size = err_size;
+	append_init(a, into, from);
+	pc_model_drop_indexes(from, PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES);
+	pc_model_free_tables(from, PC_TABLE_STRING_INDEX); /* its strings are read by id */
+	second = pc_threads_start(threads >= 2, lane_two, (void *const[]){ a }, false);
+	if (pc_threads_count(second)) {
+		lane_one_tables(a);
+		lane_one_stacks(a);
+		pc_threads_join(second);
+	} else { /* one thread: the lanes' parts in an order that never waits */
+		pc_threads_join(second);
+		lane_one_tables(a);
+		lane_two_frames(a);
+		lane_one_stacks(a);
+		lane_two_samples(a);
+	}
+	memcpy(column_map, a->mg.column_map, sizeof(a->mg.column_map));
+	*stack_map = a->mg.stack_map;
+	status = a->status;
+	merge_release(&a->mg);
+	free(a);
 	return status;
 }
 

@@ -20,6 +20,7 @@ struct pc_model_copy {
 	 * frame_map[f] is the last of them (the physical frame).
 	 */
 	uint32_t *chain_at, *chain;
+	struct pc_copy_lanes *lanes; /* NULL, or the two lanes of pc_model_append (copy.c) */
 };
 
 /*
@@ -78,9 +79,11 @@ int pc_model_merge(struct pc_model *into, const struct pc_model *from, char *err
  * column_map (PC_MAX_COLUMNS entries), and where its stacks went in
  * *stack_map (as many entries as from had stacks, + 1; freed by the
  * caller; 0 stays 0). -1 as pc_model_merge, into then holding part of from.
+ * With threads >= 2 the work runs in two lanes at once (copy.c says how);
+ * the result does not depend on threads.
  */
 int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_map,
-		    uint32_t **stack_map, char *err_text, size_t err_size);
+		    uint32_t **stack_map, unsigned threads, char *err_text, size_t err_size);
 
 /*
  * pc_model_merge with every frame of from replaced by what

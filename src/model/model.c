@@ -156,9 +156,10 @@ pc_str_id pc_model_intern(struct pc_model *m, const void *text, size_t len)
 	return pc_strtab_intern(&m->strings, text, len);
 }
 
-void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map)
+void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map,
+				size_t first, size_t end)
 {
-	pc_strtab_intern_all(&m->strings, &from->strings, map);
+	pc_strtab_intern_range(&m->strings, &from->strings, map, first, end);
 }
 
 pc_str_id pc_model_find_string(const struct pc_model *m, const void *text, size_t len)
@@ -312,23 +313,32 @@ void pc_model_add_frames(struct pc_model *m, const struct pc_frame *frames, size
 	}
 }
 
-void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from)
+void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from, unsigned tables)
 {
-	pc_strtab_reserve(&m->strings, m->strings.count + from->strings.count);
-	index_appended_frames(m);
-	pc_index_reserve(&m->frame_index, m->nframes + from->nframes);
-	pc_seqs_reserve(&m->stacks, m->stacks.count + from->stacks.count);
-	if (m->samples_indexed == m->nsamples)
+	if (tables & PC_TABLE_STRINGS)
+		pc_strtab_reserve(&m->strings, m->strings.count + from->strings.count);
+	if (tables & PC_TABLE_FRAMES) {
+		index_appended_frames(m);
+		pc_index_reserve(&m->frame_index, m->nframes + from->nframes);
+	}
+	if (tables & PC_TABLE_STACKS)
+		pc_seqs_reserve(&m->stacks, m->stacks.count + from->stacks.count);
+	if ((tables & PC_TABLE_SAMPLES) && m->samples_indexed == m->nsamples)
 		pc_index_reserve(&m->sample_index, m->nsamples + from->nsamples);
 }
 
-void pc_model_drop_indexes(struct pc_model *m)
+void pc_model_drop_indexes(struct pc_model *m, unsigned tables)
 {
-	pc_index_release(&m->frame_index);
-	m->frames_indexed = 0;
-	pc_seqs_drop_index(&m->stacks);
-	pc_index_release(&m->sample_index);
-	m->samples_indexed = 0;
+	if (tables & PC_TABLE_FRAMES) {
+		pc_index_release(&m->frame_index);
+		m->frames_indexed = 0;
+	}
+	if (tables & PC_TABLE_STACKS)
+		pc_seqs_drop_index(&m->stacks);
+	if (tables & PC_TABLE_SAMPLES) {
+		pc_index_release(&m->sample_index);
+		m->samples_indexed = 0;
+	}
 }
 
 void pc_model_free_tables(struct pc_model *m, unsigned tables)
@@ -337,6 +347,8 @@ void pc_model_free_tables(struct pc_model *m, unsigned tables)
 		pc_strtab_release(&m->strings);
 		pc_strtab_init(&m->strings);
 	}
+	if (tables & PC_TABLE_STRING_INDEX)
+		pc_index_release(&m->strings.index);
 	if (tables & PC_TABLE_FRAMES) {
 		free(m->frames);
 		m->frames = NULL;
@@ -1211,7 +1223,8 @@ void pc_model_finalize(struct pc_model *m)
 {
 	struct content_order o = { .m = m };
 
-	pc_model_drop_indexes(m); /* writers need none; an add after this rebuilds them */
+	/* writers need none; an add after this rebuilds them */
+	pc_model_drop_indexes(m, PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES);
 	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
 	o.frame_rank = rank_frames(&o);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);

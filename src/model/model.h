@@ -203,30 +203,44 @@ void pc_model_add_frames(struct pc_model *m, const struct pc_frame *frames, size
 			 uint32_t *ids);
 uint32_t pc_model_add_stack(struct pc_model *m, const uint32_t *frames, size_t n);
 /*
- * Makes room for as many more strings, frames, stacks and samples as from
- * has, so that adding them (a merge) does not grow m's indexes on the way.
+ * Model tables, for pc_model_reserve_for (room in their indexes),
+ * pc_model_drop_indexes (frames, stacks, samples) and
+ * pc_model_free_tables (strings, frames, stacks, the string index).
  */
-void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from);
+enum pc_model_table {
+	PC_TABLE_STRINGS = 1,
+	PC_TABLE_FRAMES = 2, /* with their system names */
+	PC_TABLE_STACKS = 4,
+	PC_TABLE_SAMPLES = 8,
+	PC_TABLE_STRING_INDEX = 16, /* to free only: strings are then read by id only */
+};
+/*
+ * Makes room in tables for as many more entries as from has, so that
+ * adding them (a merge) does not grow m's indexes on the way.
+ */
+void pc_model_reserve_for(struct pc_model *m, const struct pc_model *from, unsigned tables);
 /*
  * Hints before a batch of adds (their cache misses overlap): ask for the
  * index slot where adding that stack, or that sample, looks first.
  */
 void pc_model_prefetch_stack(const struct pc_model *m, const uint32_t *frames, size_t n);
 void pc_model_prefetch_sample(const struct pc_model *m, const struct pc_sample *sample);
-/* Interns every string of from in m, in from's order; map[id] is m's id of from's id. */
-void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map);
 /*
- * Frees the indexes of frames, stacks and samples; the next add that
- * needs one rebuilds it (a model only read from needs none).
+ * Interns from's strings first .. end - 1 in m, in from's order; map[id]
+ * is m's id of from's id.
  */
-void pc_model_drop_indexes(struct pc_model *m);
+void pc_model_intern_strings_of(struct pc_model *m, const struct pc_model *from, pc_str_id *map,
+				size_t first, size_t end);
+/*
+ * Frees the indexes of tables (frames, stacks, samples); the next add
+ * that needs one rebuilds it (a model only read from needs none).
+ */
+void pc_model_drop_indexes(struct pc_model *m, unsigned tables);
 /*
  * Frees tables of a model being copied out (pc_model_append), which is then
- * only to be freed: PC_TABLE_STRINGS (the strings), PC_TABLE_FRAMES (the
- * frames and their system names) or PC_TABLE_STACKS; the rest is still read
- * as before.
+ * only to be freed: PC_TABLE_STRINGS, PC_TABLE_FRAMES, PC_TABLE_STACKS or
+ * PC_TABLE_STRING_INDEX; the rest is still read as before.
  */
-enum pc_model_table { PC_TABLE_STRINGS = 1, PC_TABLE_FRAMES = 2, PC_TABLE_STACKS = 4 };
 void pc_model_free_tables(struct pc_model *m, unsigned tables);
 /* Sorts (a copy of) the labels by key, then interns the set. */
 uint32_t pc_model_add_labels(struct pc_model *m, const struct pc_label *labels,

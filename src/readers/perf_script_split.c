@@ -346,7 +346,8 @@ static int append_half(struct ps_reader *a, struct ps_half *h)
 	uint32_t *stack_map;
 	char why[PC_ERROR_MESSAGE];
 
-	if (pc_model_append(a->m, h->m, column_map, &stack_map, why, sizeof(why))) {
+	if (pc_model_append(a->m, h->m, column_map, &stack_map, pc_ctx_threads(a->ctx), why,
+			    sizeof(why))) {
 		free(stack_map);
 		return pc_fail(&a->ctx->err, PC_STATUS_INPUT, "%s", why);
 	}

@@ -250,7 +250,7 @@ static void test_append_keeps_order(void **state)
 	assert_int_equal(pc_model_add_sample(from, &s, 1, 4), 0);
 	s.stack = pc_model_add_stack(from, &f[1], 1); /* from's stack 2: a, into's 1 */
 	assert_int_equal(pc_model_add_sample(from, &s, 0, 2), 0);
-	assert_int_equal(pc_model_append(into, from, column_map, &stack_map, message,
+	assert_int_equal(pc_model_append(into, from, column_map, &stack_map, 2, message,
 					 sizeof(message)), 0);
 	/* into's "", a, x, count; then from's new ones in from's order: y, c, d */
 	assert_int_equal(pc_model_nstrings(into), 7);
@@ -271,6 +271,143 @@ static void test_append_keeps_order(void **state)
 	assert_int_equal(pc_model_values(into, 1)[1], 0);
 	free(stack_map);
 	pc_model_free(from);
+}
+
+/*
+ * A model of n of everything, as a reader of seed's input would make it:
+ * strings, modules named late (their name ids high), frames with system
+ * names, stacks, label sets, branch stacks, and samples in two columns
+ * with their times.
+ */
+static struct pc_model *append_model(unsigned seed, int n)
+{
+	struct pc_model *m = pc_model_new();
+	uint32_t modules[3] = { 0 }, frames[8];
+	char text[64];
+
+	pc_model_add_column(m, seed ? "cycles" : "samples", "count"); /* mapped across */
+	pc_model_add_column(m, seed ? "samples" : "cycles", "count");
+	pc_model_keep_times(m);
+	for (int i = 0; i < n; i++) {
+		unsigned r = (unsigned)i * 2654435761u + seed;
+		struct pc_frame frame = { .address = r % 977 };
+		struct pc_label label = {
+			.key = pc_model_intern_cstr(m, "comm"),
+			.str = pc_model_intern(m, text, (size_t)snprintf(text, sizeof(text), "p%u", r % 13)),
+		};
+		struct pc_branch branch = { 0 };
+		struct pc_sample sample = { 0 };
+		size_t depth = 1 + r % 8;
+
+		if (i % (n / 3) == n / 3 - 1) { /* a module named after a third of the strings */
+			struct pc_module module = { .name = pc_model_intern(
+				m, text, (size_t)snprintf(text, sizeof(text), "/lib%d-%u.so", i, seed)) };
+
+			modules[i / (n / 3) % 3] = pc_model_add_module(m, &module);
+		}
+		for (size_t d = 0; d < depth; d++) {
+			frame.function = pc_model_intern(m, text, (size_t)snprintf(text, sizeof(text),
+					 "f%u", (r >> d) % 3001));
+			frame.module = modules[(r + d) % 3];
+			frame.address += d;
+			frames[d] = pc_model_add_frame(m, &frame);
+			if ((r + d) % 5 == 0)
+				pc_model_set_system_name(m, frames[d], pc_model_intern(m, text,
+					(size_t)snprintf(text, sizeof(text), "_Z%u", r % 4001)));
+		}
+		sample.stack = pc_model_add_stack(m, frames, depth);
+		sample.labels = pc_model_add_labels(m, &label, 1);
+		if (r % 3 == 0) {
+			branch = (struct pc_branch){ frames[0], frames[depth - 1] };
+			sample.branches = pc_model_add_branches(m, &branch, 1);
+		}
+		assert_int_equal(pc_model_add_timed_sample(m, &sample, r % 2, 1 + r % 7,
+							   (int64_t)i), 0);
+	}
+	return m;
+}
+
+/* Every table of a and b holds the same entries in the same order. */
+static void assert_same_models(const struct pc_model *a, const struct pc_model *b)
+{
+	size_t na, nb;
+
+	assert_int_equal(pc_model_nstrings(a), pc_model_nstrings(b));
+	for (uint32_t i = 1; i < pc_model_nstrings(a); i++)
+		assert_string_equal(pc_str(a, i), pc_str(b, i));
+	assert_int_equal(pc_model_nmodules(a), pc_model_nmodules(b));
+	for (uint32_t i = 1; i <= pc_model_nmodules(a); i++)
+		assert_int_equal(pc_model_module(a, i)->name, pc_model_module(b, i)->name);
+	assert_int_equal(pc_model_nframes(a), pc_model_nframes(b));
+	for (uint32_t i = 1; i <= pc_model_nframes(a); i++) {
+		pc_str_id sa = 0, sb = 0;
+
+		assert_memory_equal(pc_model_frame(a, i), pc_model_frame(b, i), sizeof(struct pc_frame));
+		assert_int_equal(pc_model_system_name(a, i, &sa), pc_model_system_name(b, i, &sb));
+		assert_int_equal(sa, sb);
+	}
+	assert_int_equal(pc_model_nstacks(a), pc_model_nstacks(b));
+	for (uint32_t i = 1; i <= pc_model_nstacks(a); i++) {
+		const uint32_t *fa = pc_model_stack(a, i, &na), *fb = pc_model_stack(b, i, &nb);
+
+		assert_int_equal(na, nb);
+		assert_memory_equal(fa, fb, na * sizeof(*fa));
+	}
+	assert_int_equal(pc_model_nlabelsets(a), pc_model_nlabelsets(b));
+	assert_int_equal(pc_model_nbranch_stacks(a), pc_model_nbranch_stacks(b));
+	for (uint32_t i = 1; i <= pc_model_nbranch_stacks(a); i++) {
+		const uint32_t *pa = pc_model_branch_stack(a, i, &na);
+		const uint32_t *pb = pc_model_branch_stack(b, i, &nb);
+
+		assert_int_equal(na, nb);
+		assert_memory_equal(pa, pb, 2 * na * sizeof(*pa));
+	}
+	assert_int_equal(pc_model_nsamples(a), pc_model_nsamples(b));
+	assert_int_equal(pc_model_ncolumns(a), pc_model_ncolumns(b));
+	for (size_t i = 0; i < pc_model_nsamples(a); i++) {
+		assert_memory_equal(pc_model_sample(a, i), pc_model_sample(b, i),
+				    sizeof(struct pc_sample));
+		assert_memory_equal(pc_model_values(a, i), pc_model_values(b, i),
+				    pc_model_ncolumns(a) * sizeof(uint64_t));
+	}
+	assert_int_equal(pc_model_ntimed(a), pc_model_ntimed(b));
+	for (size_t i = 0; i < pc_model_ntimed(a); i++)
+		assert_memory_equal(pc_model_timed(a, i), pc_model_timed(b, i),
+				    sizeof(struct pc_timed_sample));
+}
+
+/*
+ * Appending on two lanes at once (each waiting for the other's maps) and
+ * one after the other gives the same model, stack map and column map, on
+ * models past the lanes' batch sizes.
+ */
+static void test_append_lanes_agree(void **state)
+{
+	struct pc_model *into[2], *from;
+	uint32_t *stack_map[2];
+	size_t from_stacks = 0;
+	int column_map[2][PC_MAX_COLUMNS];
+	char message[100];
+
+	(void)state;
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		into[threads - 1] = append_model(0, 3000);
+		from = append_model(7, 6000);
+		from_stacks = pc_model_nstacks(from);
+		assert_int_equal(pc_model_append(into[threads - 1], from, column_map[threads - 1],
+						 &stack_map[threads - 1], threads, message,
+						 sizeof(message)), 0);
+		pc_model_free(from);
+	}
+	assert_same_models(into[0], into[1]);
+	assert_true(pc_model_nstrings(into[0]) > 5000);
+	assert_true(pc_model_nbranch_stacks(into[0]) > 1000);
+	assert_memory_equal(column_map[0], column_map[1], sizeof(column_map[0]));
+	assert_memory_equal(stack_map[0], stack_map[1], (from_stacks + 1) * sizeof(uint32_t));
+	for (int i = 0; i < 2; i++) {
+		free(stack_map[i]);
+		pc_model_free(into[i]);
+	}
 }
 
 /* Merging keeps every sample, one whose counts are all zero too. */
@@ -708,6 +845,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_pick_column_by_role_and_event, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_keeps_order, setup, teardown),
+		cmocka_unit_test(test_append_lanes_agree),
 		cmocka_unit_test_setup_teardown(test_times_follow_samples_and_filters, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_start_line_system_name_and_comment_text, setup,
