@@ -9,13 +9,16 @@ unsigned pc_model_parts(const struct pc_model *m)
 {
 	unsigned parts = 0;
 
-	for (size_t i = 0; i < pc_model_nframes(m); i++) {
+	const unsigned frame_parts = PC_PART_ADDRESSES | PC_PART_SYMBOLS;
+	const unsigned sample_parts = PC_PART_STACKS | PC_PART_BRANCHES;
+
+	for (size_t i = 0; i < pc_model_nframes(m) && (parts & frame_parts) != frame_parts; i++) {
 		if (pc_model_frame(m, i + 1)->flags & PC_FRAME_HAS_ADDRESS)
 			parts |= PC_PART_ADDRESSES;
 		if (pc_model_frame(m, i + 1)->function)
 			parts |= PC_PART_SYMBOLS;
 	}
-	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+	for (size_t i = 0; i < pc_model_nsamples(m) && (parts & sample_parts) != sample_parts; i++) {
 		if (pc_model_sample(m, i)->stack)
 			parts |= PC_PART_STACKS;
 		if (pc_model_sample(m, i)->branches)
@@ -259,19 +262,23 @@ static int check_parts(struct pc_ctx *ctx, const struct pc_model *m,
  */
 static int check_totals(struct pc_ctx *ctx, const struct pc_model *m)
 {
-	for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
-		uint64_t total = 0;
+	uint64_t totals[PC_MAX_COLUMNS] = { 0 };
+	size_t passed = PC_MAX_COLUMNS; /* the first column past the limit, if any */
 
-		for (size_t i = 0; i < pc_model_nsamples(m); i++) {
-			uint64_t value = pc_model_values(m, i)[c];
+	/* one pass over the samples: their rows lie anywhere */
+	for (size_t i = 0; i < pc_model_nsamples(m); i++) {
+		const uint64_t *row = pc_model_values(m, i);
 
-			if (value > PC_COUNT_MAX - total)
-				return pc_fail(&ctx->err, PC_STATUS_INPUT,
-					       "the counts of column '%s' add up to more than 2^63-1",
-					       pc_str(m, pc_model_column(m, c)->type));
-			total += value;
+		for (size_t c = 0; c < pc_model_ncolumns(m); c++) {
+			if (row[c] > PC_COUNT_MAX - totals[c] && c < passed)
+				passed = c;
+			totals[c] = pc_add_saturated(totals[c], row[c]);
 		}
 	}
+	if (passed < PC_MAX_COLUMNS)
+		return pc_fail(&ctx->err, PC_STATUS_INPUT,
+			       "the counts of column '%s' add up to more than 2^63-1",
+			       pc_str(m, pc_model_column(m, passed)->type));
 	return 0;
 }
 

@@ -166,6 +166,19 @@ python3 -c 'import random, sys; random.seed(7); sys.stdout.buffer.write(bytes(ra
 printf 'a;b 9223372036854775807\na;b 1\n' >"$tmp/overflow.folded"
 expect_error overflow 2:5 'the counts of this stack add up to more than 9223372036854775807'
 
+# two stacks whose counts fit, but not their total: no writer is given a
+# sum past 2^63-1 (convert.c checks every column's total before writing)
+printf 'a;b 5000000000000000000\na;c 5000000000000000000\n' >"$tmp/total.folded"
+for to in dump pprof folded; do
+	rm -f "$tmp/out.$to"
+	"$profconv" convert -t $to -o "$tmp/out.$to" "$tmp/total.folded" >/dev/null 2>"$tmp/err"
+	status=$?
+	[ "$status" = 1 ] || failed "total -> $to: exit $status, expected 1"
+	grep -qxF "profconv: the counts of column 'samples' add up to more than 2^63-1" "$tmp/err" ||
+		{ failed "total -> $to: no message of the column's total"; cat "$tmp/err"; }
+	[ ! -e "$tmp/out.$to" ] || failed "total -> $to: an output file was written"
+done
+
 # random bytes: not detected; read as folded, a located error
 "$profconv" convert -t dump -o "$tmp/out.dump" "$tmp/random.folded" >/dev/null 2>"$tmp/err" &&
 	failed "random bytes were converted"
