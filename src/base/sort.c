@@ -4,6 +4,8 @@
  */
 #include "base/sort.h"
 
+#include "base/threads.h"
+
 void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compare_fn compare)
 {
 	uint32_t *scratch = pc_xmalloc((n ? n : 1) * sizeof(*scratch));
@@ -36,10 +38,82 @@ void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compar
 #define DIGITS ((size_t)1 << DIGIT_BITS)
 #define DIGIT_MASK (DIGITS - 1)
 
-void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
+/* Below this many keys one thread sorts: a thread costs more than it saves. */
+#define THREADED_SORT_MIN ((size_t)1 << 18)
+
+/*
+ * One radix pass over part of the keys: counting the digits of
+ * [begin, end), then moving them to the places at[] gives.
+ */
+struct radix_part {
+	const uint32_t *order_from;
+	const uint64_t *keys_from;
+	uint32_t *order_to;
+	uint64_t *keys_to;
+	size_t begin, end;
+	unsigned shift;
+	size_t at[DIGITS];
+};
+
+static void *count_digits(void *arg)
+{
+	struct radix_part *part = arg;
+
+	memset(part->at, 0, sizeof(part->at));
+	for (size_t i = part->begin; i < part->end; i++)
+		part->at[(part->keys_from[i] >> part->shift) & DIGIT_MASK]++;
+	return NULL;
+}
+
+static void *move_digits(void *arg)
+{
+	struct radix_part *part = arg;
+
+	for (size_t i = part->begin; i < part->end; i++) {
+		size_t to = part->at[(part->keys_from[i] >> part->shift) & DIGIT_MASK]++;
+
+		part->order_to[to] = part->order_from[i];
+		part->keys_to[to] = part->keys_from[i];
+	}
+	return NULL;
+}
+
+/* fn on each of the nparts parts, the last ones on threads of their own if to be had. */
+static void run_parts(void *(*fn)(void *), struct radix_part *parts, unsigned nparts)
+{
+	void *args[2] = { &parts[1], NULL };
+	struct pc_threads *others = pc_threads_start(nparts - 1, fn, args, false);
+
+	fn(&parts[0]);
+	for (unsigned i = 1 + pc_threads_count(others); i < nparts; i++)
+		fn(&parts[i]);
+	pc_threads_join(others);
+}
+
+/*
+ * Where each part's keys of each digit go: a digit's keys of the first
+ * part before those of the second, which keeps the sort stable.
+ */
+static void place_digits(struct radix_part *parts, unsigned nparts)
+{
+	size_t sum = 0;
+
+	for (size_t digit = 0; digit < DIGITS; digit++) {
+		for (unsigned p = 0; p < nparts; p++) {
+			size_t here = parts[p].at[digit];
+
+			parts[p].at[digit] = sum;
+			sum += here;
+		}
+	}
+}
+
+void pc_sort_by_keys_on(uint32_t *order, uint64_t *keys, size_t n, unsigned threads)
 {
 	uint32_t *order_spare, *order_from = order, *order_to;
 	uint64_t *keys_spare, *keys_from = keys, *keys_to, differ = 0;
+	struct radix_part parts[2];
+	unsigned nparts = threads >= 2 && n >= THREADED_SORT_MIN ? 2 : 1;
 
 	for (size_t i = 1; i < n; i++)
 		differ |= keys[i] ^ keys[0];
@@ -48,24 +122,18 @@ void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
 	order_spare = order_to = pc_xmalloc(n * sizeof(*order));
 	keys_spare = keys_to = pc_xmalloc(n * sizeof(*keys));
 	for (unsigned shift = 0; shift < 64; shift += DIGIT_BITS) {
-		size_t at[DIGITS] = { 0 }, sum = 0;
-
 		if (!((differ >> shift) & DIGIT_MASK))
 			continue;
-		for (size_t i = 0; i < n; i++)
-			at[(keys_from[i] >> shift) & DIGIT_MASK]++;
-		for (size_t digit = 0; digit < DIGITS; digit++) {
-			size_t here = at[digit];
-
-			at[digit] = sum;
-			sum += here;
-		}
-		for (size_t i = 0; i < n; i++) {
-			size_t to = at[(keys_from[i] >> shift) & DIGIT_MASK]++;
-
-			order_to[to] = order_from[i];
-			keys_to[to] = keys_from[i];
-		}
+		for (unsigned p = 0; p < nparts; p++)
+			parts[p] = (struct radix_part){
+				.order_from = order_from, .keys_from = keys_from,
+				.order_to = order_to, .keys_to = keys_to,
+				.begin = n / nparts * p, .end = p + 1 < nparts ? n / nparts * (p + 1) : n,
+				.shift = shift,
+			};
+		run_parts(count_digits, parts, nparts);
+		place_digits(parts, nparts);
+		run_parts(move_digits, parts, nparts);
 		uint32_t *order_swap = order_from;
 		uint64_t *keys_swap = keys_from;
 
@@ -80,6 +148,11 @@ void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
 	}
 	free(order_spare);
 	free(keys_spare);
+}
+
+void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n)
+{
+	pc_sort_by_keys_on(order, keys, n, 1);
 }
 
 /* ---- items from nearly sorted streams ---- */

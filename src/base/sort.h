@@ -15,6 +15,11 @@ void pc_sort_indices(const void *ctx, uint32_t *order, size_t n, pc_index_compar
  * keys differ, O(n) for keys of few bytes.
  */
 void pc_sort_by_keys(uint32_t *order, uint64_t *keys, size_t n);
+/*
+ * pc_sort_by_keys on up to threads threads (each pass counts and moves
+ * the two halves of the keys at once); the result is the same.
+ */
+void pc_sort_by_keys_on(uint32_t *order, uint64_t *keys, size_t n, unsigned threads);
 
 /*
  * Sorts items[0..n) (of size bytes each) stably by compare, fast when they

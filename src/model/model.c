@@ -888,6 +888,7 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value)
 struct content_order {
 	const struct pc_model *m;
 	uint32_t *module_rank, *frame_rank, *label_rank; /* by id; [0] = 0 = none */
+	unsigned threads; /* the radix sorts' */
 };
 
 static int compare_u64(uint64_t a, uint64_t b)
@@ -992,10 +993,10 @@ static uint32_t *rank_frames(const struct content_order *o)
 		order[i] = (uint32_t)(i + 1);
 		keys[i] = m->frames[i].address;
 	}
-	pc_sort_by_keys(order, keys, n);
+	pc_sort_by_keys_on(order, keys, n, o->threads);
 	for (size_t i = 0; i < n; i++)
 		keys[i] = o->module_rank[m->frames[order[i] - 1].module];
-	pc_sort_by_keys(order, keys, n);
+	pc_sort_by_keys_on(order, keys, n, o->threads);
 	for (size_t i = 0, end; i < n; i = end) {
 		uint64_t address = m->frames[order[i] - 1].address;
 
@@ -1177,7 +1178,7 @@ static void sort_samples(struct pc_model *m, const struct content_order *o)
 
 	for (size_t i = 0; i < n; i++)
 		keys[i] = stack_prefix(o, m->samples[i].stack);
-	pc_sort_by_keys(order, keys, n);
+	pc_sort_by_keys_on(order, keys, n, o->threads);
 	for (size_t i = 0, end; i < n; i = end) {
 		for (end = i + 1; end < n && keys[end] == keys[i]; end++)
 			;
@@ -1221,7 +1222,12 @@ static void sort_arcs(struct pc_model *m, const struct content_order *o)
 
 void pc_model_finalize(struct pc_model *m)
 {
-	struct content_order o = { .m = m };
+	pc_model_finalize_on(m, 1);
+}
+
+void pc_model_finalize_on(struct pc_model *m, unsigned threads)
+{
+	struct content_order o = { .m = m, .threads = threads };
 
 	/* writers need none; an add after this rebuilds them */
 	pc_model_drop_indexes(m, PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES);

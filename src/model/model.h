@@ -347,6 +347,8 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
  * Adding after finalize is allowed; finalize again before writing.
  */
 void pc_model_finalize(struct pc_model *m);
+/* pc_model_finalize, its big sorts on up to threads threads (the same result). */
+void pc_model_finalize_on(struct pc_model *m, unsigned threads);
 
 /* --- read access, for writers --- */
 const char *pc_str(const struct pc_model *m, pc_str_id id);

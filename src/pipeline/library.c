@@ -199,7 +199,7 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 		p->broken = true;
 		return give_ctx_error(error, &ctx);
 	}
-	pc_model_finalize(p->model);
+	pc_model_finalize_on(p->model, pc_ctx_threads(&ctx));
 	pc_release_free_memory(); /* finalize's sorting space, before a writer's */
 	p->finalize_seconds += seconds_now() - end;
 	if (pc_symbolize_wanted(&ctx) || pc_model_wants_names(p->model)) {

@@ -585,10 +585,10 @@ static void sort_keys(struct etl_reader *r)
 		order[i] = (uint32_t)i;
 		by[i] = r->keys[i].time;
 	}
-	pc_sort_by_keys(order, by, n);
+	pc_sort_by_keys_on(order, by, n, pc_ctx_threads(r->ctx));
 	for (size_t i = 0; i < n; i++)
 		by[i] = r->keys[order[i]].key;
-	pc_sort_by_keys(order, by, n);
+	pc_sort_by_keys_on(order, by, n, pc_ctx_threads(r->ctx));
 	free(by);
 	sorted = pc_xmalloc(n * sizeof(*sorted));
 	for (size_t i = 0; i < n; i++)

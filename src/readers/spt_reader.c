@@ -235,7 +235,8 @@ struct known_frames {
 	size_t n, at;
 };
 
-static void known_frames_init(struct known_frames *k, const struct pc_model *m)
+static void known_frames_init(struct known_frames *k, const struct pc_model *m,
+			      unsigned threads)
 {
 	k->n = pc_model_nframes(m);
 	k->at = 0;
@@ -247,7 +248,7 @@ static void known_frames_init(struct known_frames *k, const struct pc_model *m)
 
 		k->keys[i] = (uint64_t)frame->module << 32 | frame->address;
 	}
-	pc_sort_by_keys(k->ids, k->keys, k->n);
+	pc_sort_by_keys_on(k->ids, k->keys, k->n, threads);
 }
 
 /* The frame of (module, RVA) if known, else 0; asked in increasing order. */
@@ -346,7 +347,7 @@ static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end,
 	if (bulk) {
 		size_t keys = spt_ip_counter_keys(agg->ips);
 
-		known_frames_init(&known, agg->m);
+		known_frames_init(&known, agg->m, pc_ctx_threads(agg->ctx));
 		pc_model_reserve(agg->m, keys, keys, keys, keys);
 	}
 	for (uint32_t module = 1; module <= pc_model_nmodules(agg->m) && !ret; module++)

@@ -1,4 +1,4 @@
-/* test_sort.c - pc_sort_streams against a plain stable sort. */
+/* test_sort.c - pc_sort_streams against a plain stable sort; radix sorts on two threads. */
 #include "base/sort.h"
 
 #include <stdarg.h>
@@ -111,12 +111,47 @@ static void test_falling_times_are_runs_of_one(void **state)
 		assert_int_equal(events[i].place, 299 - i);
 }
 
+/*
+ * The radix sort on two threads (each pass counts and moves two halves at
+ * once) orders as on one, stably: keys of few values that differ in
+ * several bytes, past the size where threads start.
+ */
+static void test_radix_sort_on_two_threads(void **state)
+{
+	size_t n = 300000;
+	uint32_t *order[2];
+	uint64_t *keys[2], seed = 7;
+
+	(void)state;
+	for (int t = 0; t < 2; t++) {
+		order[t] = malloc(n * sizeof(*order[t]));
+		keys[t] = malloc(n * sizeof(*keys[t]));
+	}
+	for (size_t i = 0; i < n; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		order[0][i] = order[1][i] = (uint32_t)i;
+		keys[0][i] = keys[1][i] = (seed >> 33) % 1000 * 0x0001000100010001ULL;
+	}
+	pc_sort_by_keys_on(order[0], keys[0], n, 1);
+	pc_sort_by_keys_on(order[1], keys[1], n, 2);
+	assert_memory_equal(order[0], order[1], n * sizeof(*order[0]));
+	assert_memory_equal(keys[0], keys[1], n * sizeof(*keys[0]));
+	for (size_t i = 1; i < n; i++) /* ascending, and equal keys in their first order */
+		assert_true(keys[1][i - 1] < keys[1][i] ||
+			    (keys[1][i - 1] == keys[1][i] && order[1][i - 1] < order[1][i]));
+	for (int t = 0; t < 2; t++) {
+		free(order[t]);
+		free(keys[t]);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sorted_streams_merge),
 		cmocka_unit_test(test_streams_out_of_order_are_sorted),
 		cmocka_unit_test(test_falling_times_are_runs_of_one),
+		cmocka_unit_test(test_radix_sort_on_two_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
