@@ -748,7 +748,7 @@ int pc_model_append(struct pc_model *into, struct pc_model *from, int *column_ma
 	a->err_text = err_text;
 	a->err_size = err_size;
 	append_init(a, into, from);
-	pc_model_drop_indexes(from, PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES);
+	pc_model_drop_indexes(from, PC_TABLE_INDEXED);
 	pc_model_free_tables(from, PC_TABLE_STRING_INDEX); /* its strings are read by id */
 	second = pc_threads_start(threads >= 2, lane_two, (void *const[]){ a }, false);
 	if (pc_threads_count(second)) {

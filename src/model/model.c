@@ -1220,17 +1220,11 @@ static void sort_arcs(struct pc_model *m, const struct content_order *o)
 	free(order);
 }
 
-void pc_model_finalize(struct pc_model *m)
-{
-	pc_model_finalize_on(m, 1);
-}
-
 void pc_model_finalize_on(struct pc_model *m, unsigned threads)
 {
 	struct content_order o = { .m = m, .threads = threads };
 
-	/* writers need none; an add after this rebuilds them */
-	pc_model_drop_indexes(m, PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES);
+	pc_model_drop_indexes(m, PC_TABLE_INDEXED); /* writers need none; an add rebuilds them */
 	o.module_rank = rank_ids(&o, m->nmodules, order_modules);
 	o.frame_rank = rank_frames(&o);
 	o.label_rank = rank_ids(&o, m->nlabels, order_labels);

@@ -213,6 +213,7 @@ enum pc_model_table {
 	PC_TABLE_STACKS = 4,
 	PC_TABLE_SAMPLES = 8,
 	PC_TABLE_STRING_INDEX = 16, /* to free only: strings are then read by id only */
+	PC_TABLE_INDEXED = PC_TABLE_FRAMES | PC_TABLE_STACKS | PC_TABLE_SAMPLES,
 };
 /*
  * Makes room in tables for as many more entries as from has, so that
@@ -344,11 +345,15 @@ void pc_model_add_fact(struct pc_model *m, const char *key, const char *value);
  * already: a stack id taken before finalize is not valid after it; frame,
  * label and module ids stay.
  * It frees the frame, stack and sample indexes, which writers do not need.
- * Adding after finalize is allowed; finalize again before writing.
+ * Adding after finalize is allowed; finalize again before writing. Its big
+ * sorts run on up to threads threads, which change only how fast.
  */
-void pc_model_finalize(struct pc_model *m);
-/* pc_model_finalize, its big sorts on up to threads threads (the same result). */
 void pc_model_finalize_on(struct pc_model *m, unsigned threads);
+/* pc_model_finalize_on one thread. */
+static inline void pc_model_finalize(struct pc_model *m)
+{
+	pc_model_finalize_on(m, 1);
+}
 
 /* --- read access, for writers --- */
 const char *pc_str(const struct pc_model *m, pc_str_id id);
