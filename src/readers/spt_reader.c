@@ -309,49 +309,98 @@ static int add_rva_sample(struct spt_aggregate *agg, uint32_t module,
 }
 
 /*
+ * A module's one-frame hits, sorted by RVA, made while the module before
+ * them is added to the model (on a thread of its own when it may): the
+ * module's counts are freed once they are made.
+ */
+struct module_hits {
+	struct spt_ip_counter *ips;
+	uint32_t module;
+	struct spt_ip_hit *hits;
+	size_t n;
+	struct pc_threads *thread; /* making them, or NULL: made */
+};
+
+static void *make_module_hits(void *arg)
+{
+	struct module_hits *h = arg;
+
+	h->hits = spt_ip_counter_module_hits(h->ips, h->module, &h->n);
+	spt_ip_counter_release_module(h->ips, h->module);
+	pc_release_free_memory();
+	return NULL;
+}
+
+static void start_module_hits(struct module_hits *h, struct spt_aggregate *agg, uint32_t module)
+{
+	*h = (struct module_hits){ .ips = agg->ips, .module = module };
+	h->thread = pc_threads_start(pc_ctx_threads(agg->ctx) >= 2, make_module_hits,
+				     (void *const[]){ h }, false);
+	if (!pc_threads_count(h->thread)) {
+		pc_threads_join(h->thread);
+		h->thread = NULL;
+		make_module_hits(h);
+	}
+}
+
+static void finish_module_hits(struct module_hits *h)
+{
+	if (h->thread)
+		pc_threads_join(h->thread);
+	h->thread = NULL;
+}
+
+/*
  * A module's one-frame hits (IP records and one-frame call stacks), by
  * RVA: one frame, one-frame stack and sample per RVA, with a value in the
- * column of each kind that hit it. The module's counts are freed first.
+ * column of each kind that hit it.
  */
-static int flush_ip_module(struct spt_aggregate *agg, uint32_t module, const int *columns,
-			   uint64_t end, struct known_frames *known)
+static int flush_ip_module(struct spt_aggregate *agg, const struct module_hits *h,
+			   const int *columns, uint64_t end, struct known_frames *known)
 {
-	size_t nhits, next;
-	struct spt_ip_hit *hits = spt_ip_counter_module_hits(agg->ips, module, &nhits);
+	const struct spt_ip_hit *hits = h->hits;
+	size_t next;
 	int ret = 0;
 
-	spt_ip_counter_release_module(agg->ips, module);
-	pc_release_free_memory();
-	for (size_t i = 0; i < nhits && !ret; i = next) {
-		for (next = i + 1; next < nhits && hits[next].rva == hits[i].rva; next++)
+	for (size_t i = 0; i < h->n && !ret; i = next) {
+		for (next = i + 1; next < h->n && hits[next].rva == hits[i].rva; next++)
 			;
 		if (known)
-			append_rva_sample(agg, module, hits + i, next - i, columns, known);
+			append_rva_sample(agg, h->module, hits + i, next - i, columns, known);
 		else
-			ret = add_rva_sample(agg, module, hits + i, next - i, columns, end);
+			ret = add_rva_sample(agg, h->module, hits + i, next - i, columns, end);
 	}
-	free(hits);
 	return ret;
 }
 
 /*
- * One-frame hits, by (module, RVA). Into a model that held nothing before
- * this file, they go in bulk (append_rva_sample): millions of distinct
- * RVAs then cost no index of frames, stacks or samples.
+ * One-frame hits (keys of them in all), by (module, RVA): module m's in
+ * hits[m % 2], module 1's already being made.
+ * Into a model that held nothing before this file, they go in bulk
+ * (append_rva_sample): millions of distinct RVAs then cost no index of
+ * frames, stacks or samples.
  */
-static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end, bool bulk)
+static int flush_ip(struct spt_aggregate *agg, const int *columns, uint64_t end, size_t keys,
+		    bool bulk, struct module_hits *hits)
 {
+	uint32_t nmodules = (uint32_t)pc_model_nmodules(agg->m);
 	struct known_frames known;
 	int ret = 0;
 
 	if (bulk) {
-		size_t keys = spt_ip_counter_keys(agg->ips);
-
 		known_frames_init(&known, agg->m, pc_ctx_threads(agg->ctx));
 		pc_model_reserve(agg->m, keys, keys, keys, keys);
 	}
-	for (uint32_t module = 1; module <= pc_model_nmodules(agg->m) && !ret; module++)
-		ret = flush_ip_module(agg, module, columns, end, bulk ? &known : NULL);
+	for (uint32_t module = 1; module <= nmodules; module++) {
+		struct module_hits *h = &hits[module % 2];
+
+		finish_module_hits(h);
+		if (module < nmodules)
+			start_module_hits(&hits[(module + 1) % 2], agg, module + 1);
+		if (!ret)
+			ret = flush_ip_module(agg, h, columns, end, bulk ? &known : NULL);
+		free(h->hits);
+	}
 	if (bulk)
 		known_frames_release(&known);
 	return ret;
@@ -434,8 +483,10 @@ static enum pc_column_role spt_kind_role(enum spt_kind kind)
 
 static int flush_model(struct spt_aggregate *agg, uint64_t end)
 {
+	struct module_hits hits[2]; /* module m's in hits[m % 2] */
 	int columns[SPT_NKINDS];
-	int first = -1;
+	int first = -1, ret;
+	size_t keys;
 	/* nothing read before this file: its one-frame samples are all new */
 	bool bulk = !pc_model_nframes(agg->m) && !pc_model_nstacks(agg->m) &&
 		    !pc_model_nsamples(agg->m);
@@ -458,10 +509,20 @@ static int flush_model(struct spt_aggregate *agg, uint64_t end)
 	}
 	if (first >= 0 && pc_model_default_column(agg->m) < 0)
 		pc_model_set_default_column(agg->m, first);
-	if (count_one_frame_stacks(agg, end) || flush_seqs(agg, columns, end) ||
-	    flush_ip(agg, columns, end, bulk))
+	if (count_one_frame_stacks(agg, end))
 		return -1;
-	return 0;
+	keys = spt_ip_counter_keys(agg->ips); /* before the counts are freed */
+	if (pc_model_nmodules(agg->m))
+		start_module_hits(&hits[1], agg, 1); /* while the sequences are added */
+	ret = flush_seqs(agg, columns, end);
+	if (!pc_model_nmodules(agg->m))
+		return ret;
+	if (ret) {
+		finish_module_hits(&hits[1]);
+		free(hits[1].hits);
+		return ret;
+	}
+	return flush_ip(agg, columns, end, keys, bulk, hits);
 }
 
 static void add_fact_u64(struct pc_model *m, const char *key, bool hex,
