@@ -119,7 +119,8 @@ static void copy_frames(struct pc_model_copy *copy)
 	struct pc_frame batch[COPY_BATCH];
 	size_t n = pc_model_nframes(src);
 
-	copy->frame_map = pc_xcalloc(n + 1, sizeof(*copy->frame_map));
+	if (!copy->frame_map) /* appending: lane one reads it from the start (append_init) */
+		copy->frame_map = pc_xcalloc(n + 1, sizeof(*copy->frame_map));
 	for (size_t start = 0; start < n; start += COPY_BATCH) {
 		size_t k = n - start < COPY_BATCH ? n - start : COPY_BATCH;
 
@@ -732,6 +733,8 @@ static void append_init(struct append *a, struct pc_model *into, struct pc_model
 	atomic_init(&a->lanes.tables, false);
 	atomic_init(&a->lanes.branches, false);
 	a->mg.copy.string_map = pc_xcalloc(a->lanes.nstrings + 1, sizeof(*a->mg.copy.string_map));
+	/* frame id 0 maps to 0 without waiting: lane one may read it before lane two starts */
+	a->mg.copy.frame_map = pc_xcalloc(a->lanes.nframes + 1, sizeof(*a->mg.copy.frame_map));
 	a->mg.stack_map = pc_xcalloc(pc_model_nstacks(from) + 1, sizeof(*a->mg.stack_map));
 	a->mg.branches_map = pc_xcalloc(pc_model_nbranch_stacks(from) + 1,
 					sizeof(*a->mg.branches_map));

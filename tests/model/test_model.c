@@ -410,6 +410,38 @@ static void test_append_lanes_agree(void **state)
 	}
 }
 
+/*
+ * A model with no frames whose stack and branch stack hold frame id 0
+ * (none): lane one maps them without waiting for lane two, which must
+ * not matter (the frame map is there from the start).
+ */
+static void test_append_lanes_frame_zero(void **state)
+{
+	for (unsigned threads = 1; threads <= 2; threads++) {
+		struct pc_model *into = pc_model_new(), *from = pc_model_new();
+		uint32_t none = 0, *stack_map;
+		struct pc_branch branch = { 0, 0 };
+		struct pc_sample s = { 0 };
+		int column_map[PC_MAX_COLUMNS];
+		char message[100];
+
+		(void)state;
+		pc_model_add_column(into, "x", "count");
+		pc_model_add_column(from, "x", "count");
+		s.stack = pc_model_add_stack(from, &none, 1);
+		s.branches = pc_model_add_branches(from, &branch, 1);
+		assert_int_equal(pc_model_add_sample(from, &s, 0, 3), 0);
+		assert_int_equal(pc_model_append(into, from, column_map, &stack_map, threads,
+						 message, sizeof(message)), 0);
+		assert_int_equal(pc_model_nsamples(into), 1);
+		assert_int_equal(pc_model_values(into, 0)[0], 3);
+		assert_int_equal(pc_model_nbranch_stacks(into), 1);
+		free(stack_map);
+		pc_model_free(from);
+		pc_model_free(into);
+	}
+}
+
 /* Merging keeps every sample, one whose counts are all zero too. */
 static void test_merge_keeps_zero_samples(void **state)
 {
@@ -846,6 +878,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_merge_keeps_zero_samples, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append_keeps_order, setup, teardown),
 		cmocka_unit_test(test_append_lanes_agree),
+		cmocka_unit_test(test_append_lanes_frame_zero),
 		cmocka_unit_test_setup_teardown(test_times_follow_samples_and_filters, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_start_line_system_name_and_comment_text, setup,
