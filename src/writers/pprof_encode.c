@@ -16,14 +16,16 @@
  * protobuf-c packs a message's fields in field-number order, so the
  * Profile goes out in parts: a Profile holding only sample_type, then each
  * sample as one field-2 record, a Profile holding only the mappings, each
- * location (field 4) and function (field 5), and a Profile with the rest.
+ * location (field 4), function (field 5) and string (field 6), and a
+ * Profile with the rest.
  * The bytes are those of one pack of the whole Profile, but no protobuf-c
- * message is held per sample, location or function.
+ * message is held per sample, location, function or string.
  */
 enum {
 	FIELD_SAMPLE = 2,
 	FIELD_LOCATION = 4,
 	FIELD_FUNCTION = 5,
+	FIELD_STRING_TABLE = 6,
 	WIRE_VARINT = 0,
 	WIRE_LENGTH_DELIMITED = 2,
 };
@@ -395,7 +397,23 @@ static void pack_mappings(const struct pprof_writer *w, ProtobufCBuffer *out)
 	free(mapping_ptrs);
 }
 
-/* string_table and everything after it */
+/* The string table, each string a field-6 record (the empty one too, as protobuf-c writes it). */
+static void pack_strings(const struct pprof_writer *w, ProtobufCBuffer *out)
+{
+	struct field_batch batch = { .out = out };
+
+	for (size_t i = 0; i < w->strings.count; i++) {
+		size_t len = w->strings.lens[i];
+		struct byte_buffer *text = batch_begin_field(&batch, FIELD_STRING_TABLE, len);
+
+		memcpy(text->bytes + text->len, w->strings.texts[i], len);
+		text->len += len;
+		batch_end_field(&batch);
+	}
+	batch_end(&batch);
+}
+
+/* What follows the string table. */
 static void pack_tail(const struct pprof_writer *w, ProtobufCBuffer *out)
 {
 	Perftools__Profiles__Profile tail = PERFTOOLS__PROFILES__PROFILE__INIT;
@@ -405,8 +423,6 @@ static void pack_tail(const struct pprof_writer *w, ProtobufCBuffer *out)
 		.unit = w->period_unit,
 	};
 
-	tail.string_table = w->strings.texts;
-	tail.n_string_table = w->strings.count;
 	tail.time_nanos = pc_model_time_nanos(w->m);
 	tail.duration_nanos = pc_model_duration_nanos(w->m);
 	if (w->period_type || w->period_unit)
@@ -428,6 +444,7 @@ static void pack_profile(struct pprof_writer *w, ProtobufCBuffer *out)
 	pack_mappings(w, out);
 	pack_locations(w, out);
 	pack_functions(w, out);
+	pack_strings(w, out);
 	pack_tail(w, out);
 }
 
