@@ -35,7 +35,7 @@ void *pc_xrealloc(void *ptr, size_t size)
 	return grown;
 }
 
-void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem)
+void pc_grow_to(void *items_ptr, size_t *capacity, size_t need, size_t elem)
 {
 	void **items = items_ptr;
 	size_t cap = *capacity;

@@ -44,7 +44,13 @@ void *pc_xmalloc(size_t size);
 void *pc_xcalloc(size_t count, size_t size);
 void *pc_xrealloc(void *ptr, size_t size);
 /* Grows *items (element size elem) so that it holds at least need elements. */
-void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem);
+void pc_grow_to(void *items_ptr, size_t *capacity, size_t need, size_t elem);
+/* pc_grow_to when there is not room already (a check inlined at every call). */
+static inline void pc_grow(void *items_ptr, size_t *capacity, size_t need, size_t elem)
+{
+	if (need > *capacity)
+		pc_grow_to(items_ptr, capacity, need, elem);
+}
 /* Returns freed memory to the system (after a phase that freed much). */
 void pc_release_free_memory(void);
 
