@@ -2,7 +2,8 @@
  * perf_script_split.c - a big perf script text read in two halves at once.
  *
  * The text is cut at a sample boundary near its middle: a blank line, then
- * a line that starts with neither a blank nor '#'. The reader reads the
+ * a line that starts with neither a blank nor '#' (in a text of one line
+ * per sample, such a line). The reader reads the
  * first half as always; a second reader, on a thread, reads the second
  * half into a model of its own, which is then appended to the first's
  * (pc_model_append: every table gains its new entries in the order the
@@ -20,8 +21,9 @@
  * the first reader reads on past the cut, as it would have anyway: so the
  * model, the warnings and the errors are always those of reading in one
  * go, and a text that takes the fallback costs what it did before, the
- * second thread's time aside. Texts without callchains (no blank lines)
- * are not cut.
+ * second thread's time aside. A text without callchains (one line per
+ * sample, no blank lines) is cut at a line boundary; the first reader
+ * ends its last sample there, as the next line would.
  */
 #include "readers/perf_script_reader.h"
 
@@ -61,15 +63,38 @@ static bool is_line_start(char c)
 }
 
 /*
+ * In a text of one line per sample (no callchains: text[0, got) holds no
+ * blank and no indented line after its first, partial one), the first
+ * line after that one that starts neither with a blank nor '#'; else -1.
+ */
+static ssize_t one_line_cut(const char *text, ssize_t got)
+{
+	const char *newline = memchr(text, '\n', (size_t)got);
+	ssize_t cut = -1;
+
+	for (ssize_t i = newline ? newline - text : got; i + 1 < got; i++) {
+		if (text[i] != '\n')
+			continue;
+		if (text[i + 1] == '\n' || text[i + 1] == '\r' || text[i + 1] == ' ' ||
+		    text[i + 1] == '\t')
+			return -1; /* a blank or indented line: callchains */
+		if (cut < 0 && is_line_start(text[i + 1]))
+			cut = i + 1;
+	}
+	return cut;
+}
+
+/*
  * The offset of the first line at or after the middle of in that follows a
- * blank line and starts neither with a blank nor '#'; 0 when there is none
- * within SPLIT_SEARCH_BYTES.
+ * blank line and starts neither with a blank nor '#'; in a text of one
+ * line per sample, of the first line that starts neither with a blank nor
+ * '#'; 0 when there is none within SPLIT_SEARCH_BYTES.
  */
 static uint64_t find_cut(const struct pc_input *in)
 {
 	uint64_t middle = in->size / 2;
 	char *text = pc_xmalloc(SPLIT_SEARCH_BYTES);
-	ssize_t got = pread(in->fd, text, SPLIT_SEARCH_BYTES, (off_t)middle);
+	ssize_t got = pread(in->fd, text, SPLIT_SEARCH_BYTES, (off_t)middle), one_line;
 	uint64_t cut = 0;
 
 	for (ssize_t i = 0; i + 2 < got && !cut; i++) {
@@ -79,6 +104,8 @@ static uint64_t find_cut(const struct pc_input *in)
 		    is_line_start(text[next + 1]))
 			cut = middle + (uint64_t)next + 1;
 	}
+	if (!cut && got > 0 && (one_line = one_line_cut(text, got)) > 0)
+		cut = middle + (uint64_t)one_line;
 	free(text);
 	return cut;
 }
@@ -409,6 +436,13 @@ static int read_halves(struct ps_reader *a, uint64_t cut)
 		return 1;
 	}
 	ret = ps_read_range(a);
+	/*
+	 * A sample of one line is complete at the cut: the line after it
+	 * starts with neither a blank nor '#', so reading on would end the
+	 * sample before anything else (single_next_line), whatever that line is.
+	 */
+	if (!ret && a->state == ST_SINGLE)
+		ret = ps_emit_sample(a);
 	ps_reader_drop_caches(a); /* memos: not held while waiting (reading on makes them anew) */
 	pc_threads_join(second);
 	pc_input_set_limit(a->in, UINT64_MAX);

@@ -1,7 +1,8 @@
 #!/bin/sh
 # tests/e2e/perf_threads.sh - perf script text of 4 MB or more with
-# callchains is read in two halves at once (perf_script_split.c), and the
-# result is always that of reading it in one go.
+# callchains, or of one line per sample, is read in two halves at once
+# (perf_script_split.c), and the result is always that of reading it in
+# one go.
 #
 # Inputs: perfgen's texts (6 MB; tid only, and pid/tid) and copies of them
 # changed right after the cut (the first sample boundary past the middle,
@@ -126,6 +127,43 @@ write("bad-second", plain[:frame_end] + bad + plain[frame_end:])
 write("bad-both", plain[:head_end - 1] + bad + plain[head_end - 1:frame_end] + bad + plain[frame_end:])
 body = plain.rstrip(b"\n")
 write("cut-short", body[:body.rindex(b" (")])
+
+# one line per sample (-F ip,sym,brstack: no callchains, no blank lines),
+# cut at the first line boundary past the middle, as the reader cuts it
+def one_line_cut(data):
+    i = data.index(b"\n", len(data) // 2)
+    while data[i + 1:i + 2] in (b" ", b"\t", b"#", b"\r", b"\n"):
+        i = data.index(b"\n", i + 1)
+    return i + 1
+
+lines = [b"# event : name = cycles:u, , id = { 1 }\n",
+         b"prog 4242 99.000000: PERF_RECORD_MMAP2 4242/4242: [0x400000(0x100000) @ 0 fd:01 1 0]: "
+         b"r-xp /usr/bin/prog\n"]
+size, n = 0, 0
+while size < 6000000:
+    n += 1
+    ip = 0x400000 + (n * 7919 % 65536) * 4
+    pairs = b" ".join(b"0x%x(/usr/bin/prog)/0x%x(/usr/bin/prog)/P/-/-/%d/"
+                      % (0x400000 + (n * k * 104729 % 32768) * 4, 0x400000 + (n * k * 1299709 % 32768) * 4,
+                         1 + n * k % 29) for k in range(1, 5))
+    line = b"prog 4242 %d.%06d: 250000 cycles:u: %x fn_%d+0x10 (/usr/bin/prog)  %s\n" % (
+        100 + n // 1000000, n % 1000000, ip, n % 5000, pairs)
+    lines.append(line)
+    size += len(line)
+lbr = b"".join(lines)
+write("one-line", lbr)
+ocut = one_line_cut(lbr)
+write("one-line-bad", lbr[:ocut] + b"garbage here\n" + lbr[ocut:])
+# a header without ip, frames or branches waits for a callchain: not a sample complete at the cut
+# (padded with blanks past a line's length, so that it covers the middle
+# and ends at the cut)
+bare = b"prog 4242 99.500000: 250000 cycles:u:" + b" " * 600 + b"\n"
+middle = (len(lbr) + len(bare)) // 2
+at = lbr.rindex(b"\n", 0, middle) + 1  # the line start at or before the middle
+bared = lbr[:at] + bare + lbr[at:]
+if one_line_cut(bared) != at + len(bare):
+    sys.exit("one-line-bare: the bare header is not the last line before the cut")
+write("one-line-bare", bared)
 PY
 
 # check NAME EXPECT_SPLIT [OPTIONS...]: one text (after the inputs in
@@ -186,6 +224,10 @@ check bad-second no --skip-bad
 check bad-both no
 check bad-both no --skip-bad
 check cut-short no
+check one-line yes
+check one-line-bad no
+check one-line-bad no --skip-bad
+check one-line-bare no
 
 # a real recording (perf record -g of profconv and python at work), printed
 # plain and with --show-mmap-events --show-task-events: read in two halves,
