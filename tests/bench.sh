@@ -27,6 +27,10 @@
 # `profconv convert -v` (read, finalize, write) next to `cat`. Targets:
 # >= 100 MB/s end to end to pprof, <= 320 MB peak RSS.
 #
+# perf script -F ip,sym,brstack (AutoFDO's input): a 190 MB text of one
+# line per sample, 16 branch pairs each, to pprof (by default and with
+# --threads 1) and to AutoFDO text.
+#
 # Symbolization (--symbols): perf script text of 1,000,000 one-frame
 # samples in a large real library (Debian's libLLVM-14, 44,000 dynamic
 # symbols over 100 MB of code) printed without names, once over 20,000
@@ -184,6 +188,35 @@ measure "wc -l" "$wideperf" wc -l "$wideperf"
 measure_phases "profconv perf script -> pprof (2M sym)" "$wideperf" -f perf-script \
 	-o build/bench/wideperf.pb.gz "$wideperf"
 echo "(targets: >= 100 MB/s, <= 400 MB peak RSS)"
+
+# perf script -F ip,sym,brstack, the text AutoFDO reads: one line per
+# sample, 16 branch pairs each, over 32,768 addresses; read in two halves
+# like the texts with callchains (the line after the cut ends the first
+# half's last sample, whatever it is).
+echo
+lbrperf=build/bench/brstack-one-line.perf.txt
+if [ ! -f "$lbrperf" ] || [ tests/bench.sh -nt "$lbrperf" ]; then
+	awk 'BEGIN {
+		print "prog 4242 99.000000: PERF_RECORD_MMAP2 4242/4242: [0x400000(0x100000) @ 0 fd:01 1 0]: r-xp /usr/bin/prog"
+		for (i = 0; i < 200000; i++) {
+			line = sprintf("prog 4242 %d.%06d: 250000 cycles:u: %x fn_%d+0x10 (/usr/bin/prog) ",
+				100 + int(i / 1000000), i % 1000000, 4194304 + (i * 7919 % 65536) * 4, i % 5000)
+			for (k = 1; k <= 16; k++)
+				line = line sprintf(" 0x%x(/usr/bin/prog)/0x%x(/usr/bin/prog)/P/-/-/%d/",
+					4194304 + (i * k * 104729 % 32768) * 4,
+					4194304 + (i * k * 1299709 % 32768) * 4, 1 + (i * k) % 29)
+			print line
+		}
+	}' >"$lbrperf.tmp" && mv "$lbrperf.tmp" "$lbrperf"
+fi
+echo "profconv bench: $(basename "$lbrperf"), $(wc -c < "$lbrperf") bytes, 200000 samples of 16 branches"
+measure "wc -l" "$lbrperf" wc -l "$lbrperf"
+measure_phases "profconv brstack text -> pprof" "$lbrperf" -f perf-script \
+	-o build/bench/lbr.pb.gz "$lbrperf"
+measure "  same, --threads 1" "$lbrperf" "$PROFCONV" convert -q -f perf-script --threads 1 \
+	-o build/bench/lbr.pb.gz "$lbrperf"
+measure "profconv brstack text -> autofdo" "$lbrperf" "$PROFCONV" convert -q -f perf-script \
+	-t autofdo -o build/bench/lbr.afdo.txt "$lbrperf"
 
 # perf.data: a capture of about 130 MB (BENCH_PERFDATA_MS of the
 # workload of samples/perf at 30 kHz, frame-pointer callchains) recorded
