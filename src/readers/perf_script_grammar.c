@@ -591,12 +591,11 @@ int ps_parse_frame(const char *s, size_t at, size_t end, struct ps_frame_text *f
 /* ---- branch stack entries ---- */
 
 /* Scans one end at s[at, end) up to the '/' after it; returns that '/' or end. */
-static size_t scan_branch_end(const char *s, size_t at, size_t end, struct ps_branch_end *b)
+size_t ps_branch_end_scan(const char *s, size_t at, size_t end)
 {
 	size_t i = at;
 	int depth = 0;
 
-	memset(b, 0, sizeof(*b));
 	while (i < end && (depth || s[i] != '/')) {
 		if (s[i] == '(')
 			depth++;
@@ -604,6 +603,14 @@ static size_t scan_branch_end(const char *s, size_t at, size_t end, struct ps_br
 			depth--;
 		i++;
 	}
+	return i;
+}
+
+static size_t scan_branch_end(const char *s, size_t at, size_t end, struct ps_branch_end *b)
+{
+	size_t i = ps_branch_end_scan(s, at, end);
+
+	memset(b, 0, sizeof(*b));
 	b->text = s + at;
 	b->len = i - at;
 	return i;

@@ -171,6 +171,8 @@ struct ps_branch_end {
 	uint64_t offset;
 };
 
+/* The end of a branch entry's field from at: its '/' (outside parentheses), or end. */
+size_t ps_branch_end_scan(const char *s, size_t at, size_t end);
 /* Parses one entry s[at, end) "FROM/TO[/FLAGS...]". */
 bool ps_parse_branch_entry(const char *s, size_t at, size_t end, struct ps_branch_end *from,
 			   struct ps_branch_end *to);

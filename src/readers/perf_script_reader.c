@@ -587,6 +587,28 @@ static void settle_inline_runs(struct ps_reader *r)
 	}
 }
 
+/*
+ * The frames of an entry "0xFROM(dso)/0xTO(dso)/..." s[at, end) whose two
+ * ends are both cached (an end is cached only once it was read whole, so
+ * the entry is then well formed): most entries of a brstack text, read
+ * without decoding them again. False when either is not.
+ */
+static bool cached_address_entry(struct ps_reader *r, const char *s, size_t at, size_t end,
+				 struct pc_branch *branch)
+{
+	uint64_t seed = ps_cache_seed(r, PS_CACHE_BRANCH_END);
+	size_t slash = ps_branch_end_scan(s, at, end), second;
+
+	if (slash + 3 > end || !ps_has_prefix(s + at, slash - at, "0x") ||
+	    !ps_has_prefix(s + slash + 1, end - slash - 1, "0x"))
+		return false;
+	second = ps_branch_end_scan(s, slash + 1, end);
+	branch->from = ps_htable_get(&r->ends, ps_hash_text(s + at, slash - at, seed));
+	branch->to = branch->from ? ps_htable_get(&r->ends, ps_hash_text(s + slash + 1,
+								    second - slash - 1, seed)) : 0;
+	return branch->from && branch->to;
+}
+
 int ps_add_branches(struct ps_reader *r, size_t at, size_t end)
 {
 	struct ps_sample *c = &r->cur;
@@ -600,12 +622,17 @@ int ps_add_branches(struct ps_reader *r, size_t at, size_t end)
 
 		while (tok_end < end && !ps_is_blank(s[tok_end]))
 			tok_end++;
+		pc_grow(&c->branches, &c->branches_cap, c->nbranches + 1, sizeof(*c->branches));
+		if (cached_address_entry(r, s, at, tok_end, &c->branches[c->nbranches])) {
+			c->nbranches++;
+			at = ps_skip_blanks(s, tok_end, end);
+			continue;
+		}
 		if (!ps_parse_branch_entry(s, at, tok_end, &from, &to)) {
 			ps_syntax_error(&syn, s, at, tok_end,
 					"a branch entry 0xFROM/0xTO/FLAGS (or SYM/SYM/FLAGS)");
 			return ps_fail_syntax(r, &syn);
 		}
-		pc_grow(&c->branches, &c->branches_cap, c->nbranches + 1, sizeof(*c->branches));
 		c->branches[c->nbranches].from = branch_end_frame(r, &from);
 		c->branches[c->nbranches].to = branch_end_frame(r, &to);
 		c->nbranches++;
