@@ -82,7 +82,13 @@ static void *move_digits(void *arg)
 static void run_parts(void *(*fn)(void *), struct radix_part *parts, unsigned nparts)
 {
 	void *args[2] = { &parts[1], NULL };
-	struct pc_threads *others = pc_threads_start(nparts - 1, fn, args, false);
+	struct pc_threads *others;
+
+	if (nparts == 1) { /* the usual small sort: no thread group at all */
+		fn(&parts[0]);
+		return;
+	}
+	others = pc_threads_start(nparts - 1, fn, args, false);
 
 	fn(&parts[0]);
 	for (unsigned i = 1 + pc_threads_count(others); i < nparts; i++)

@@ -399,12 +399,8 @@ static struct pc_sample map_sample(struct merge *mg, size_t i)
 	};
 }
 
-/*
- * Whether the maps of from's sample i are there (appending on two lanes:
- * its stack and branch stack are mapped by lane one); with wait, waits
- * until they are.
- */
-static bool sample_mapped(const struct merge *mg, size_t i, bool wait)
+/* Whether the maps of from's sample i are there (appending: lane one maps its stacks). */
+static bool sample_mapped(const struct merge *mg, size_t i)
 {
 	const struct pc_copy_lanes *lanes = mg->copy.lanes;
 	const struct pc_sample *s;
@@ -412,13 +408,15 @@ static bool sample_mapped(const struct merge *mg, size_t i, bool wait)
 	if (!lanes)
 		return true;
 	s = pc_model_sample(mg->copy.src, i);
-	if (wait) {
-		await_id(lanes, &lanes->stacks, s->stack);
-		if (s->branches)
-			await_flag(lanes, &lanes->branches);
-	}
 	return is_mapped(&lanes->stacks, s->stack) &&
 	       (!s->branches || atomic_load_explicit(&lanes->branches, memory_order_acquire));
+}
+
+/* Waits until the maps of from's sample i are there. */
+static void await_sample(const struct merge *mg, size_t i)
+{
+	while (!sample_mapped(mg, i))
+		sched_yield();
 }
 
 static void prefetch_sample(struct merge *mg, size_t i)
@@ -496,9 +494,9 @@ static int merge_samples(struct merge *mg)
 		if (!sample_kept(mg, i))
 			continue;
 		/* appending: the next samples' index slots are asked for ahead */
-		if (mg->stack_map && i + APPEND_AHEAD < n && sample_mapped(mg, i + APPEND_AHEAD, false))
+		if (mg->stack_map && i + APPEND_AHEAD < n && sample_mapped(mg, i + APPEND_AHEAD))
 			prefetch_sample(mg, i + APPEND_AHEAD);
-		sample_mapped(mg, i, true);
+		await_sample(mg, i);
 		sample = map_sample(mg, i);
 		if (samples)
 			samples[i] = sample;

@@ -7,10 +7,9 @@
 
 unsigned pc_model_parts(const struct pc_model *m)
 {
-	unsigned parts = 0;
-
 	const unsigned frame_parts = PC_PART_ADDRESSES | PC_PART_SYMBOLS;
 	const unsigned sample_parts = PC_PART_STACKS | PC_PART_BRANCHES;
+	unsigned parts = 0;
 
 	for (size_t i = 0; i < pc_model_nframes(m) && (parts & frame_parts) != frame_parts; i++) {
 		if (pc_model_frame(m, i + 1)->flags & PC_FRAME_HAS_ADDRESS)

@@ -623,18 +623,15 @@ int ps_add_branches(struct ps_reader *r, size_t at, size_t end)
 		while (tok_end < end && !ps_is_blank(s[tok_end]))
 			tok_end++;
 		pc_grow(&c->branches, &c->branches_cap, c->nbranches + 1, sizeof(*c->branches));
-		if (cached_address_entry(r, s, at, tok_end, &c->branches[c->nbranches])) {
-			c->nbranches++;
-			at = ps_skip_blanks(s, tok_end, end);
-			continue;
+		if (!cached_address_entry(r, s, at, tok_end, &c->branches[c->nbranches])) {
+			if (!ps_parse_branch_entry(s, at, tok_end, &from, &to)) {
+				ps_syntax_error(&syn, s, at, tok_end,
+						"a branch entry 0xFROM/0xTO/FLAGS (or SYM/SYM/FLAGS)");
+				return ps_fail_syntax(r, &syn);
+			}
+			c->branches[c->nbranches].from = branch_end_frame(r, &from);
+			c->branches[c->nbranches].to = branch_end_frame(r, &to);
 		}
-		if (!ps_parse_branch_entry(s, at, tok_end, &from, &to)) {
-			ps_syntax_error(&syn, s, at, tok_end,
-					"a branch entry 0xFROM/0xTO/FLAGS (or SYM/SYM/FLAGS)");
-			return ps_fail_syntax(r, &syn);
-		}
-		c->branches[c->nbranches].from = branch_end_frame(r, &from);
-		c->branches[c->nbranches].to = branch_end_frame(r, &to);
 		c->nbranches++;
 		at = ps_skip_blanks(s, tok_end, end);
 	}
