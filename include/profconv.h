@@ -105,9 +105,11 @@ size_t profconv_profile_columns(const profconv_profile *p);
 const char *profconv_warning(const profconv_profile *p, size_t i, unsigned long long *times);
 
 /*
- * What the last write of p did that the command line's -v tells: one line
- * per filter given (--pids, --time, --focus, ...: "--pids 12: kept 1200
- * of 5000 samples (24.0%)"), the i-th (NULL past the last).
+ * What the reads of p and its last write did that the command line's -v
+ * tells: how a reader took its input ("etl: read as a stream: ..."), then
+ * one line per filter given to the write (--pids, --time, --focus, ...:
+ * "--pids 12: kept 1200 of 5000 samples (24.0%)"), the i-th (NULL past the
+ * last).
  */
 const char *profconv_note(const profconv_profile *p, size_t i);
 

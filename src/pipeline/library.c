@@ -17,7 +17,9 @@
 
 struct profconv_profile {
 	struct pc_model *model;
-	struct pc_ctx log;   /* only its warnings: of reads, merges and writes */
+	struct pc_ctx log;   /* only its warnings: of reads, merges and writes; notes of the last write */
+	char read_notes[PC_MAX_NOTES][160]; /* what the readers noted (-v) */
+	size_t nread_notes;
 	char dropped[80];    /* the text of the "more warnings" line */
 	bool broken;         /* a read failed halfway: it holds part of that input */
 	uint64_t read_bytes;
@@ -195,6 +197,8 @@ static int read_into(profconv_profile *p, const char *path, const void *data, si
 	if (ctx.threads_used > p->threads)
 		p->threads = ctx.threads_used;
 	pc_ctx_add_warnings(&p->log, &ctx);
+	for (size_t i = 0; i < ctx.nnotes && p->nread_notes < PC_MAX_NOTES; i++)
+		memcpy(p->read_notes[p->nread_notes++], ctx.notes[i], sizeof(ctx.notes[i]));
 	if (status) {
 		p->broken = true;
 		return give_ctx_error(error, &ctx);
@@ -434,6 +438,9 @@ void profconv_remove_temporaries(void)
 
 const char *profconv_note(const profconv_profile *p, size_t i)
 {
+	if (i < p->nread_notes)
+		return p->read_notes[i];
+	i -= p->nread_notes;
 	return i < p->log.nnotes ? p->log.notes[i] : NULL;
 }
 

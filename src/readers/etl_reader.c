@@ -31,7 +31,9 @@
  * What is lost: every event but those above (they are counted by
  * `profconv info`), sample priorities and DPC/ISR flags, thread names.
  * A regular file of 4 MiB or more is read in two ranges at once
- * (read_in_parallel), with the result of one.
+ * (read_in_parallel), with the result of one; one of --etl-stream-mib MiB
+ * (256) or more is read as a stream (read_streaming, etl_stream.c), its
+ * samples counted as it goes, with the same result.
  */
 #include "readers/etl_state.h"
 
@@ -116,7 +118,7 @@ static uint32_t keep_frames(struct etl_reader *r, const struct etl_event *ev, si
 		*count = 0;
 		return 0;
 	}
-	if (!r->raw_reuse.given_up) {
+	if (r->stream || !r->raw_reuse.given_up) { /* a stream keeps no fragment long */
 		size_t before = r->raw.count;
 		uint32_t seq = pc_seqs_add(&r->raw, r->raw_scratch, 2 * n);
 
@@ -152,6 +154,8 @@ static void on_sample(struct etl_reader *r, const struct etl_event *ev)
 		.tid = etl_u32(ev, ev->pointer_size), .cpu = (uint8_t)ev->cpu,
 		.in_dpc_or_isr = (etl_u16(ev, ev->pointer_size + 6) & 3) != 0,
 	};
+	if (r->stream)
+		etl_stream_sample_added(r);
 }
 
 static void on_stack(struct etl_reader *r, const struct etl_event *ev, bool by_key)
@@ -167,6 +171,10 @@ static void on_stack(struct etl_reader *r, const struct etl_event *ev, bool by_k
 	} else {
 		f.seq = keep_frames(r, ev, 16, &f.count);
 		f.resolved = true;
+		if (r->have_header) /* the pointer size is known */
+			f.side = !f.count ? SIDE_USER :
+				 is_kernel_address(r, raw_address(r->raw_scratch, f.count - 1)) ?
+				 SIDE_KERNEL : SIDE_USER;
 	}
 	pc_grow(&r->fragments, &r->fragments_cap, r->nfragments + 1, sizeof(*r->fragments));
 	r->fragments[r->nfragments++] = f;
@@ -283,6 +291,8 @@ static void on_thread(struct etl_reader *r, const struct etl_event *ev)
 
 	if (ev->hook == HOOK_THREAD_DCSTART || ev->hook == HOOK_THREAD_DCEND)
 		t.time = 0; /* a rundown: it was there before */
+	if (r->stream)
+		etl_stream_thread(r, &t);
 	pc_grow(&r->threads, &r->threads_cap, r->nthreads + 1, sizeof(*r->threads));
 	r->threads[r->nthreads++] = t;
 }
@@ -311,9 +321,42 @@ static void track(struct etl_reader *r, const struct etl_event *ev,
 		handle(r, ev);
 }
 
+/*
+ * Whether a stream reader handles ev (1): not a key definition (its first
+ * pass took them: 0), and an event in its processor's time order (else -1:
+ * the stream fails).
+ */
+static int stream_takes(struct etl_reader *r, const struct etl_event *ev)
+{
+	switch (ev->hook) {
+	case HOOK_KEY_CREATE:
+	case HOOK_KEY_DELETE:
+	case HOOK_KEY_RUNDOWN:
+		return 0;
+	case HOOK_SAMPLE:
+	case HOOK_STACK:
+	case HOOK_KEY_KERNEL:
+	case HOOK_KEY_USER:
+	case HOOK_IMAGE_LOAD:
+	case HOOK_IMAGE_UNLOAD:
+	case HOOK_IMAGE_DCSTART:
+	case HOOK_IMAGE_DCEND:
+	case HOOK_PROCESS_START:
+	case HOOK_PROCESS_DCSTART:
+	case HOOK_PROCESS_DCEND:
+	case HOOK_THREAD_START:
+	case HOOK_THREAD_DCSTART:
+	case HOOK_THREAD_DCEND:
+		return etl_stream_note(r, ev) ? 1 : -1;
+	default:
+		return 1;
+	}
+}
+
 static int on_event(void *data, const struct etl_event *ev)
 {
 	struct etl_reader *r = data;
+	int take;
 
 	if (ev->kind == ETL_CLASSIC) {
 		if (!memcmp(ev->guid, kernel_trace_control, 16) && ev->opcode == KTC_DBGID_RSDS)
@@ -322,6 +365,8 @@ static int on_event(void *data, const struct etl_event *ev)
 	}
 	if (ev->kind != ETL_SYSTEM && ev->kind != ETL_PERFINFO)
 		return 0;
+	if (r->stream && (take = stream_takes(r, ev)) <= 0)
+		return take;
 	switch (ev->hook) {
 	case HOOK_TRACE_HEADER:
 		track(r, ev, on_trace_header);
@@ -365,7 +410,7 @@ static int on_event(void *data, const struct etl_event *ev)
 	default:
 		break;
 	}
-	return 0;
+	return r->stream && etl_stream_failed(r) ? -1 : 0;
 }
 
 static int compare_keys(const void *a, const void *b)
@@ -416,8 +461,7 @@ static size_t definition_from(const struct etl_reader *r, size_t first, uint64_t
 	return hi < r->nkeys && r->keys[hi].key == key ? hi : r->nkeys;
 }
 
-/* Indexes each key's first definition (+ 1) among the sorted definitions. */
-static void index_first_definitions(const struct etl_reader *r, struct pc_index *first)
+void etl_index_first_definitions(const struct etl_reader *r, struct pc_index *first)
 {
 	pc_index_init(first);
 	for (size_t i = 0; i < r->nkeys; i++)
@@ -431,13 +475,13 @@ static void index_first_definitions(const struct etl_reader *r, struct pc_index 
  * key's first definition (index_first_definitions), or from the key's
  * last answer when that definition's predecessor is still before the
  * reference (references come nearly in time order: the search is then a
- * step or two). Resolves the n fragments; returns how many refer to a key
- * never defined then.
+ * step or two). Each reference is looked up once: it is no longer by_key
+ * after.
  */
-static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
-				  struct fragment *fragments, size_t n)
+uint64_t etl_resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
+			       struct fragment *fragments, size_t n)
 {
-	uint32_t *last = pc_xcalloc(r->nkeys + 1, sizeof(*last)); /* by first definition: answer */
+	uint32_t *last = NULL; /* by first definition: answer */
 	uint64_t undefined = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -447,6 +491,9 @@ static uint64_t resolve_fragments(const struct etl_reader *r, const struct pc_in
 
 		if (!f->by_key)
 			continue;
+		f->by_key = false;
+		if (!last)
+			last = pc_xcalloc(r->nkeys + 1, sizeof(*last));
 		at = pc_index_find(first, pc_hash_u64(f->key), first_definition_equal, r, &f->key);
 		if (!at) {
 			undefined++;
@@ -473,8 +520,8 @@ static void resolve_keys(struct etl_reader *r)
 {
 	struct pc_index first;
 
-	index_first_definitions(r, &first);
-	r->undefined_keys += resolve_fragments(r, &first, r->fragments, r->nfragments);
+	etl_index_first_definitions(r, &first);
+	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments);
 	pc_index_release(&first);
 }
 
@@ -504,6 +551,8 @@ static int compare_samples(const void *a, const void *b)
 
 static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stats)
 {
+	uint64_t nsamples, first, last;
+
 	pc_model_add_source(r->m, ETL_FORMAT);
 	if (r->have_header) {
 		pc_model_add_comment(r->m, "etl: Windows %u.%u build %u, %u CPUs, %u-bit pointers",
@@ -514,8 +563,9 @@ static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stat
 			pc_model_set_time(r->m, (int64_t)((r->start_filetime - 116444736000000000ULL) *
 							  100), pc_model_duration_nanos(r->m));
 	}
-	if (r->nsamples > 1 && r->perf_freq) {
-		uint64_t ticks = r->samples[r->nsamples - 1].time - r->samples[0].time;
+	etl_sample_span(r, &nsamples, &first, &last);
+	if (nsamples > 1 && r->perf_freq) {
+		uint64_t ticks = last - first;
 		double nanos = (double)ticks * 1e9 / (double)r->perf_freq;
 
 		if (nanos < 9.2e18) /* else a damaged clock: no duration */
@@ -528,7 +578,10 @@ static void add_metadata(struct etl_reader *r, const struct etl_file_stats *stat
 
 static int warn_gaps(struct etl_reader *r)
 {
-	if (!r->nsamples && !pc_model_nsamples(r->m)) /* notices: nothing of the input is lost */
+	uint64_t nsamples, first, last;
+
+	etl_sample_span(r, &nsamples, &first, &last);
+	if (!nsamples && !pc_model_nsamples(r->m)) /* notices: nothing of the input is lost */
 		pc_notice(r->ctx, ETL_FORMAT, "no CPU samples in the trace: record them with the "
 			  "kernel's PROFILE flag (xperf -on PROC_THREAD+LOADER+PROFILE -stackwalk "
 			  "Profile, or wpr -start CPU)");
@@ -545,6 +598,7 @@ static int warn_gaps(struct etl_reader *r)
 
 static void reader_release(struct etl_reader *r)
 {
+	etl_stream_free(r);
 	free(r->samples);
 	free(r->fragments);
 	free(r->fragments2);
@@ -607,6 +661,11 @@ static void sort_keys(struct etl_reader *r)
 static void sort_collected(struct etl_reader *r)
 {
 	sort_keys(r);
+	etl_sort_samples(r);
+}
+
+void etl_sort_samples(struct etl_reader *r)
+{
 	pc_sort_streams(r->fragments, r->nfragments, sizeof(*r->fragments),
 			offsetof(struct fragment, cpu), compare_fragments);
 	pc_sort_streams(r->samples, r->nsamples, sizeof(*r->samples), offsetof(struct sample, cpu),
@@ -688,7 +747,7 @@ static void *resolve_second(void *arg)
 	struct second_resolve *j = arg;
 	struct etl_reader *r = j->r, *second = &j->s->r;
 
-	j->undefined = resolve_fragments(r, j->first, second->fragments, second->nfragments);
+	j->undefined = etl_resolve_fragments(r, j->first, second->fragments, second->nfragments);
 	merge_items(&r->samples, &r->nsamples, &r->samples_cap, &second->samples,
 		    &second->nsamples, sizeof(*r->samples), compare_samples);
 	return NULL;
@@ -712,10 +771,10 @@ static void take_second_range(struct etl_reader *r, struct second_range *s)
 
 	merge_items(&r->keys, &r->nkeys, &r->keys_cap, &s->r.keys, &s->r.nkeys, sizeof(*r->keys),
 		    compare_keys);
-	index_first_definitions(r, &first);
+	etl_index_first_definitions(r, &first);
 	job.first = &first;
 	thread = pc_threads_start(1, resolve_second, (void *const[]){ &job }, false);
-	r->undefined_keys += resolve_fragments(r, &first, r->fragments, r->nfragments);
+	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments);
 	if (!pc_threads_count(thread))
 		resolve_second(&job);
 	pc_threads_join(thread);
@@ -827,10 +886,182 @@ static int read_in_parallel(struct etl_reader *r, struct pc_input *in,
 	return ret;
 }
 
+/* The first pass of a stream: the key definitions. */
+static int on_key_definition_event(void *data, const struct etl_event *ev)
+{
+	if ((ev->kind == ETL_SYSTEM || ev->kind == ETL_PERFINFO) &&
+	    (ev->hook == HOOK_KEY_CREATE || ev->hook == HOOK_KEY_DELETE ||
+	     ev->hook == HOOK_KEY_RUNDOWN))
+		on_key_definition(data, ev);
+	return 0;
+}
+
+/* Reads the whole of in (a regular file) with fn, through a range of its own. */
+static int read_pass(struct etl_reader *r, struct pc_input *in, etl_event_fn fn,
+		     struct etl_file_stats *stats, bool progress)
+{
+	struct pc_input pass;
+	int ret;
+
+	pc_input_open_range(&pass, in, 0, in->size);
+	if (progress)
+		pass.progress = in->progress;
+	ret = etl_read_events(r->ctx, &pass, fn, r, stats);
+	if (ret)
+		in->io_errno = pass.io_errno;
+	pc_input_close(&pass);
+	return ret;
+}
+
+/* A reader of key definitions only, over raw sequences of its own, always interned. */
+static void definitions_reader(struct etl_reader *defs, struct pc_ctx *ctx, struct pc_model *m)
+{
+	*defs = (struct etl_reader){
+		.ctx = ctx, .m = m, .pointer_size = 8, .seq_tag = SECOND_RANGE_SEQ,
+		.in_range = true, .raw_reuse = { .period = UINT64_MAX },
+	};
+	pc_seqs_init(&defs->raw);
+	pc_seqs_init(&defs->raw_second);
+}
+
+/* The second range of a stream's first pass, read on a thread of its own. */
+struct definitions_range {
+	struct pc_ctx ctx;
+	struct pc_input in;
+	struct etl_split split;
+	struct etl_reader r;
+	struct etl_file_stats stats;
+	int ret;
+};
+
+static void *read_definitions_range(void *arg)
+{
+	struct definitions_range *s = arg;
+
+	s->ret = etl_read_range(&s->ctx, &s->in, &s->split, on_key_definition_event, &s->r,
+				&s->stats);
+	return NULL;
+}
+
+/*
+ * Reads the key definitions of in into defs, the second half of the file
+ * on a thread of its own when it can be cut (etl_find_split), its
+ * definitions then added after the first half's (their addresses interned
+ * in defs's sequences). The result is that of a sequential read.
+ */
+static int read_definitions_in_halves(struct etl_reader *defs, struct pc_input *in,
+				      struct etl_file_stats *stats)
+{
+	struct definitions_range *second;
+	struct pc_threads *thread;
+	struct etl_split split;
+	struct pc_input first;
+	int ret;
+
+	if (pc_ctx_threads(defs->ctx) < 2 || !etl_find_split(in, &split))
+		return read_pass(defs, in, on_key_definition_event, stats, false);
+	second = pc_xcalloc(1, sizeof(*second));
+	pc_ctx_init(&second->ctx);
+	second->ctx.opt = defs->ctx->opt;
+	second->split = split;
+	definitions_reader(&second->r, &second->ctx, defs->m);
+	pc_input_open_range(&second->in, in, split.at, in->size);
+	thread = pc_threads_start(1, read_definitions_range, (void *const[]){ second }, false);
+	if (!pc_threads_count(thread))
+		read_definitions_range(second);
+	pc_input_open_range(&first, in, 0, split.at);
+	ret = etl_read_events(defs->ctx, &first, on_key_definition_event, defs, stats);
+	pc_threads_join(thread);
+	if (ret) {
+		in->io_errno = first.io_errno;
+	} else if (second->ret) {
+		defs->ctx->err = second->ctx.err;
+		in->io_errno = second->in.io_errno;
+		ret = -1;
+	}
+	pc_input_close(&first);
+	defs->range_seqs_full |= second->r.range_seqs_full;
+	for (size_t i = 0; !ret && !defs->range_seqs_full && i < second->r.nkeys; i++) {
+		struct key_definition k = second->r.keys[i];
+		size_t n;
+		const uint32_t *items = pc_seq(&second->r.raw, k.seq & ~SECOND_RANGE_SEQ, &n);
+
+		k.seq = n ? pc_seqs_add(&defs->raw, items, n) | SECOND_RANGE_SEQ : 0;
+		pc_grow(&defs->keys, &defs->keys_cap, defs->nkeys + 1, sizeof(*defs->keys));
+		defs->keys[defs->nkeys++] = k;
+	}
+	etl_add_stats(stats, &second->stats);
+	reader_release(&second->r);
+	pc_input_close(&second->in);
+	free(second);
+	return ret;
+}
+
+/*
+ * A stream's first pass: the key definitions of the whole trace, sorted,
+ * over raw sequences of their own (r->raw_second, their ids tagged with
+ * SECOND_RANGE_SEQ), which stay as they are while the stream's steps read
+ * them on a worker. A trace with too many of them fails the stream (-1,
+ * no error set).
+ */
+static int read_definitions(struct etl_reader *r, struct pc_input *in,
+			    struct etl_file_stats *stats)
+{
+	struct etl_reader defs;
+	int ret;
+
+	definitions_reader(&defs, r->ctx, r->m);
+	ret = read_definitions_in_halves(&defs, in, stats);
+	if (!ret && defs.range_seqs_full)
+		etl_stream_fail(r, "more stack key definitions than it can number");
+	if (!ret && !defs.range_seqs_full) {
+		sort_keys(&defs);
+		r->keys = defs.keys;
+		r->nkeys = defs.nkeys;
+		r->keys_cap = defs.keys_cap;
+		defs.keys = NULL;
+		pc_seqs_release(&r->raw_second);
+		r->raw_second = defs.raw;
+		pc_seqs_init(&defs.raw);
+	}
+	reader_release(&defs);
+	return ret || defs.range_seqs_full ? -1 : 0;
+}
+
+/*
+ * Reads in as a stream, when etl_stream_start says so (etl_stream.c): the
+ * key definitions in a first pass, then the rest, the samples retired as
+ * they go. Returns 0, -1 (ctx->err set), or 1: read in otherwise (the
+ * stream was not for it, or failed: r restarted, in untouched).
+ */
+static int read_streaming(struct etl_reader *r, struct pc_input *in,
+			  struct etl_file_stats *stats)
+{
+	struct etl_file_stats first_pass = { 0 };
+	int ret;
+
+	if (!etl_stream_start(r, in))
+		return 1;
+	ret = read_definitions(r, in, &first_pass);
+	if (!ret)
+		ret = read_pass(r, in, on_event, stats, true);
+	if ((ret && etl_stream_failed(r)) || (!ret && !etl_stream_finish(r))) {
+		pc_note(r->ctx, "etl: %s: the trace is read again, whole", etl_stream_failed(r));
+		pc_error_clear(&r->ctx->err);
+		in->io_errno = 0;
+		*stats = (struct etl_file_stats){ 0 };
+		reader_restart(r);
+		return 1;
+	}
+	if (!ret)
+		pc_input_skip_to(in, in->size);
+	return ret;
+}
+
 int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 {
 	struct etl_reader r = { .ctx = ctx, .m = m, .pointer_size = 8 };
-	struct etl_file_stats stats;
+	struct etl_file_stats stats = { 0 };
 	int ret;
 
 	pc_seqs_init(&r.raw);
@@ -838,7 +1069,9 @@ int etl_read(struct pc_ctx *ctx, struct pc_input *in, struct pc_model *m)
 	r.key_comm = pc_model_intern_cstr(m, "comm");
 	r.key_pid = pc_model_intern_cstr(m, "pid");
 	r.key_tid = pc_model_intern_cstr(m, "tid");
-	ret = read_in_parallel(&r, in, &stats);
+	ret = read_streaming(&r, in, &stats);
+	if (ret > 0)
+		ret = read_in_parallel(&r, in, &stats);
 	if (ret > 0) {
 		ret = etl_read_events(ctx, in, on_event, &r, &stats);
 		if (!ret) {
@@ -946,6 +1179,13 @@ int etl_info(struct pc_ctx *ctx, struct pc_input *in, FILE *out, unsigned views)
 
 static const char *const etl_extensions[] = { ".etl", NULL };
 
+static const struct pc_option_spec etl_options[] = {
+	{ "etl-stream-mib", PC_OPTION_COUNT, "MIB",
+	  "read a trace file of MIB MiB or more as a stream, its memory for its distinct stacks "
+	  "rather than its samples (default 256)", 1u << 20 },
+	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
+};
+
 const struct pc_reader pc_etl_reader = {
 	.name = "etl",
 	.extensions = etl_extensions,
@@ -954,4 +1194,5 @@ const struct pc_reader pc_etl_reader = {
 	.probe = etl_probe,
 	.read = etl_read,
 	.info = etl_info,
+	.options = etl_options,
 };

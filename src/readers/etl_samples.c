@@ -202,7 +202,8 @@ void etl_sort_threads(struct etl_reader *r)
 	sort_items(r->threads, r->nthreads, sizeof(*r->threads), compare_threads);
 }
 
-bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid)
+/* Where thread tid's Thread events after time begin (the threads in order). */
+static size_t threads_after(const struct etl_reader *r, uint32_t tid, uint64_t time)
 {
 	size_t lo = 0, hi = r->nthreads;
 
@@ -215,15 +216,29 @@ bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time,
 		else
 			hi = mid;
 	}
-	if (lo > 0 && r->threads[lo - 1].tid == tid) {
-		*pid = r->threads[lo - 1].pid;
+	return lo;
+}
+
+bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid)
+{
+	size_t at = threads_after(r, tid, time);
+
+	if (at > 0 && r->threads[at - 1].tid == tid) {
+		*pid = r->threads[at - 1].pid;
 		return true;
 	}
-	if (lo < r->nthreads && r->threads[lo].tid == tid) {
-		*pid = r->threads[lo].pid;
+	if (at < r->nthreads && r->threads[at].tid == tid) {
+		*pid = r->threads[at].pid;
 		return true;
 	}
 	return false;
+}
+
+bool etl_thread_known(const struct etl_reader *r, uint32_t tid, uint64_t time)
+{
+	size_t at = threads_after(r, tid, time);
+
+	return at > 0 && r->threads[at - 1].tid == tid;
 }
 
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time)
@@ -243,33 +258,6 @@ pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t ti
 }
 
 /* ---- samples into the model ---- */
-
-/*
- * What decides a sample's model sample: its fragments' raw sequences (else
- * its IP), its thread and process, and the images' epoch of its time (the
- * image load and unload times at or before it), within which every
- * address stays in the same image. Samples of one key are added to the
- * model at once (group_samples).
- */
-struct sample_key {
-	uint64_t ip;                  /* when it has no fragment */
-	uint32_t kernel, user;        /* raw sequences, 0: none */
-	uint32_t tid, pid;            /* pid when has_pid */
-	uint32_t epoch;
-	bool has_pid;
-};
-
-/* Where the keys of samples in time order are: both only move forward. */
-struct key_cursor {
-	size_t fragment, fragment2;   /* first_fragment's, in each array */
-	size_t epoch;                 /* epochs at or before the last sample's time */
-};
-
-/* The images' epochs: their load and unload times, sorted, each once. */
-struct epochs {
-	uint64_t *times;
-	size_t n;
-};
 
 /* Samples of equal keys: the first of them, how many. */
 struct sample_group {
@@ -364,10 +352,7 @@ static uint32_t labels_for(struct etl_reader *r, struct emitter *e, bool has_pid
 
 static bool is_kernel_fragment(const struct etl_reader *r, const struct fragment *f)
 {
-	size_t n;
-
-	return f->count && is_kernel_address(r, raw_address(raw_items(r, f->seq, &n),
-							    f->count - 1));
+	return (f->side != SIDE_UNKNOWN ? f->side : fragment_side(r, f)) == SIDE_KERNEL;
 }
 
 /*
@@ -405,9 +390,8 @@ static void pick_fragments(const struct etl_reader *r, struct key_cursor *c,
 	pick_from(r, r->fragments2, r->nfragments2, &c->fragment2, s, shared, kernel, user);
 }
 
-/* The key of sample i, the samples before it taken in order through c. */
-static void sample_key(const struct etl_reader *r, const struct epochs *epochs,
-		       struct key_cursor *c, size_t i, struct sample_key *k)
+void etl_sample_key(const struct etl_reader *r, const struct epochs *epochs,
+		    struct key_cursor *c, size_t i, struct sample_key *k)
 {
 	const struct sample *s = &r->samples[i];
 	bool shared = (i > 0 && s[-1].time == s->time && s[-1].tid == s->tid) ||
@@ -429,23 +413,26 @@ static void sample_key(const struct etl_reader *r, const struct epochs *epochs,
 		k->ip = s->ip;
 	while (c->epoch < epochs->n && epochs->times[c->epoch] <= s->time)
 		c->epoch++;
-	k->epoch = (uint32_t)c->epoch;
+	k->epoch = c->epoch ? epochs->times[c->epoch - 1] : 0;
 }
 
-static uint64_t key_hash(const struct sample_key *k)
+uint64_t etl_key_hash(const struct sample_key *k)
 {
 	return pc_hash_u64(((uint64_t)k->kernel << 32 | k->user) ^
 			   pc_hash_u64(k->ip ^ ((uint64_t)k->tid << 32 | k->pid) ^
-				       pc_hash_u64((uint64_t)k->epoch << 1 | k->has_pid)));
+				       pc_hash_u64(k->epoch ^ k->has_pid)));
+}
+
+bool etl_same_key(const struct sample_key *a, const struct sample_key *b)
+{
+	return a->kernel == b->kernel && a->user == b->user && a->tid == b->tid &&
+	       a->pid == b->pid && a->has_pid == b->has_pid && a->epoch == b->epoch &&
+	       a->ip == b->ip;
 }
 
 static bool group_equal(const void *ctx, uint32_t id, const void *key)
 {
-	const struct sample_key *a = &((const struct key_range *)ctx)->groups[id - 1].key, *b = key;
-
-	return a->kernel == b->kernel && a->user == b->user && a->tid == b->tid &&
-	       a->pid == b->pid && a->has_pid == b->has_pid && a->epoch == b->epoch &&
-	       a->ip == b->ip;
+	return etl_same_key(&((const struct key_range *)ctx)->groups[id - 1].key, key);
 }
 
 /* The keys of a batch of samples are found, then their slots asked for together. */
@@ -484,8 +471,8 @@ static void *group_samples(void *arg)
 		size_t n = g->end - i < GROUP_BATCH ? g->end - i : GROUP_BATCH, j;
 
 		for (j = 0; j < n; j++) {
-			sample_key(g->r, g->epochs, &c, i + j, &keys[j]);
-			hashes[j] = key_hash(&keys[j]);
+			etl_sample_key(g->r, g->epochs, &c, i + j, &keys[j]);
+			hashes[j] = etl_key_hash(&keys[j]);
 			pc_index_prefetch(&g->index, hashes[j]);
 		}
 		for (j = 0; j < n; j++) {
@@ -763,10 +750,22 @@ static int add_range(struct etl_reader *r, struct emitter *e, struct key_range *
 	for (size_t i = g->grouped; i < g->end; i++) {
 		struct sample_key k;
 
-		sample_key(r, g->epochs, &c, i, &k);
+		etl_sample_key(r, g->epochs, &c, i, &k);
 		if (add_samples(r, e, &k, r->samples[i].time, 1))
 			return -1;
 	}
+	return 0;
+}
+
+/* The samples the stream retired into the model: its groups, in order. */
+static int add_stream_groups(struct etl_reader *r, struct emitter *e)
+{
+	size_t n;
+	const struct stream_group *groups = etl_stream_groups(r, &n);
+
+	for (size_t i = 0; i < n; i++)
+		if (add_samples(r, e, &groups[i].key, groups[i].time, groups[i].count))
+			return -1;
 	return 0;
 }
 
@@ -838,9 +837,9 @@ static size_t group_ranges(struct etl_reader *r, const struct epochs *epochs,
 int etl_emit_samples(struct etl_reader *r)
 {
 	struct emitter e = { 0 };
-	struct epochs epochs;
+	struct epochs epochs = { 0 };
 	struct key_range ranges[2];
-	size_t nranges;
+	size_t nranges = 0;
 	int ret = 0;
 
 	e.ns_per_sample = (r->interval_100ns ? r->interval_100ns : 10000) * 100;
@@ -853,20 +852,26 @@ int etl_emit_samples(struct etl_reader *r)
 		pc_model_set_default_column(r->m, e.col_samples);
 	etl_sort_threads(r);
 	attach_pdbs(r);
-	find_epochs(r, &epochs);
-	nranges = group_ranges(r, &epochs, ranges);
+	if (!r->stream) {
+		find_epochs(r, &epochs);
+		nranges = group_ranges(r, &epochs, ranges);
+	}
 	e.frames = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frames));
 	e.frame_ids = pc_xmalloc(2 * MAX_STACK * sizeof(*e.frame_ids));
 	pc_index_init(&e.label_index);
 	pc_index_init(&e.part_index);
 	/* as many frames as the raw sequences hold addresses, and some */
 	e.part_frames_max = (r->raw.nitems + r->raw_second.nitems) / 2 + ((size_t)1 << 16);
-	for (size_t i = 0; i < nranges; i++) {
-		if (!ret)
-			ret = add_range(r, &e, &ranges[i]);
-		free(ranges[i].groups);
+	if (r->stream) {
+		ret = add_stream_groups(r, &e);
+	} else {
+		for (size_t i = 0; i < nranges; i++) {
+			if (!ret)
+				ret = add_range(r, &e, &ranges[i]);
+			free(ranges[i].groups);
+		}
+		free(epochs.times);
 	}
-	free(epochs.times);
 	free(e.frames);
 	free(e.frame_ids);
 	free(e.label_keys);

@@ -28,7 +28,11 @@ struct sample {
 	uint32_t tid;
 	uint8_t cpu;                /* of its buffer: a byte there */
 	bool in_dpc_or_isr;
+	bool retired;               /* streaming: counted in its group (etl_stream.c) */
 };
+
+/* Whether a fragment's last address is the kernel's: known once its addresses and the pointer size are. */
+enum fragment_side { SIDE_UNKNOWN, SIDE_USER, SIDE_KERNEL };
 
 /* A stack fragment: frames of its own, or a key reference resolved at the end. */
 struct fragment {
@@ -42,6 +46,7 @@ struct fragment {
 	};
 	uint32_t tid, pid;
 	uint8_t cpu;                /* of its buffer */
+	uint8_t side;               /* enum fragment_side */
 	bool by_key, resolved;
 };
 
@@ -106,6 +111,33 @@ struct thread {
 	uint64_t time;
 };
 
+/*
+ * What decides a sample's model sample: its fragments' raw sequences (else
+ * its IP), its thread and process, and the images' epoch of its time,
+ * within which every address stays in the same image: the last image load
+ * or unload time at or before it (0: none). Samples of one key are added
+ * to the model at once (group_samples, etl_stream.c).
+ */
+struct sample_key {
+	uint64_t ip;                  /* when it has no fragment */
+	uint64_t epoch;
+	uint32_t kernel, user;        /* raw sequences, 0: none */
+	uint32_t tid, pid;            /* pid when has_pid */
+	bool has_pid;
+};
+
+/* Where the keys of samples in time order are: both only move forward. */
+struct key_cursor {
+	size_t fragment, fragment2;   /* first_fragment's, in each array */
+	size_t epoch;                 /* epochs at or before the last sample's time */
+};
+
+/* The images' epochs: their load and unload times, sorted, each once. */
+struct epochs {
+	uint64_t *times;
+	size_t n;
+};
+
 /* An event the second range leaves to the first range's reader: a copy. */
 struct deferred_event {
 	struct etl_event ev;        /* its payload: at payload_at in the bytes */
@@ -167,6 +199,7 @@ struct etl_reader {
 
 	uint64_t undefined_keys, unknown_frames;
 	pc_str_id key_comm, key_pid, key_tid;
+	struct etl_stream *stream;  /* reading with samples retired as it goes, or NULL */
 };
 
 /* Counts a lookup; false once the cache is given up (from this lookup on). */
@@ -207,12 +240,81 @@ static inline bool is_kernel_address(const struct etl_reader *r, uint64_t addres
 	return address >= (r->pointer_size == 4 ? KERNEL_BOUNDARY_32 : KERNEL_BOUNDARY_64);
 }
 
+/* A resolved fragment's side, from its last address. */
+static inline enum fragment_side fragment_side(const struct etl_reader *r,
+					       const struct fragment *f)
+{
+	size_t n;
+
+	if (!f->count)
+		return SIDE_USER;
+	return is_kernel_address(r, raw_address(raw_items(r, f->seq, &n), f->count - 1)) ?
+	       SIDE_KERNEL : SIDE_USER;
+}
+
 /*
  * After the keys are resolved: puts the images and threads in order and
  * adds every sample to the model (etl_samples.c). 0, or -1 when a count
  * would pass 2^63-1.
  */
 int etl_emit_samples(struct etl_reader *r);
+/*
+ * The key of sample i (of the sorted samples), the samples before it
+ * taken in order through c, which starts zeroed.
+ */
+void etl_sample_key(const struct etl_reader *r, const struct epochs *epochs,
+		    struct key_cursor *c, size_t i, struct sample_key *k);
+uint64_t etl_key_hash(const struct sample_key *k);
+bool etl_same_key(const struct sample_key *a, const struct sample_key *b);
+/*
+ * Resolves the key references among the n fragments (each once) through
+ * the sorted key definitions and first, their index (etl_reader.c);
+ * returns how many refer to a key never defined at or after their time.
+ */
+uint64_t etl_resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
+			       struct fragment *fragments, size_t n);
+/* Indexes each key's first definition (+ 1) among the sorted definitions. */
+void etl_index_first_definitions(const struct etl_reader *r, struct pc_index *first);
+/* The samples' and fragments' order (time, thread, processor). */
+void etl_sort_samples(struct etl_reader *r);
+
+/* ---- streaming (etl_stream.c) ---- */
+
+/*
+ * Whether to read in's trace in one streaming pass, after a first pass for
+ * the key definitions: its samples retired into groups as the trace goes
+ * (see etl_stream.c), so that memory follows the distinct stacks and not
+ * the samples. Starts r->stream when so.
+ */
+bool etl_stream_start(struct etl_reader *r, const struct pc_input *in);
+void etl_stream_free(struct etl_reader *r);
+/* An event's time on its processor: false (r->stream->failed) when it goes back. */
+bool etl_stream_note(struct etl_reader *r, const struct etl_event *ev);
+/* Why the stream fails (the trace is then read the whole way), or NULL. */
+const char *etl_stream_failed(const struct etl_reader *r);
+void etl_stream_fail(struct etl_reader *r, const char *why);
+/* After each sample: retires what can be, now and then. */
+void etl_stream_sample_added(struct etl_reader *r);
+/* A Thread event: fails the stream when it would change the process of retired samples. */
+void etl_stream_thread(struct etl_reader *r, const struct thread *t);
+/* At the end of the trace: retires the rest; false when the stream failed. */
+bool etl_stream_finish(struct etl_reader *r);
+/*
+ * Samples of one key that the stream retired: how many, and the first of
+ * them in the samples' order (time, thread, processor, then the order the
+ * groups were made in).
+ */
+struct stream_group {
+	struct sample_key key;
+	uint64_t time, made, count;
+	uint8_t cpu;
+};
+
+/* The stream's groups in the order of their first samples. */
+const struct stream_group *etl_stream_groups(struct etl_reader *r, size_t *n);
+/* All samples read, their first and last times (streaming or not). */
+void etl_sample_span(const struct etl_reader *r, uint64_t *n, uint64_t *first, uint64_t *last);
+
 /* Puts the threads in order for etl_thread_process (etl_emit_samples does). */
 void etl_sort_threads(struct etl_reader *r);
 /*
@@ -220,6 +322,8 @@ void etl_sort_threads(struct etl_reader *r);
  * then (else its first).
  */
 bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid);
+/* Whether thread tid has a Thread event at or before time (the threads in order). */
+bool etl_thread_known(const struct etl_reader *r, uint32_t tid, uint64_t time);
 /* The name of process pid at time: its last Process event at or before then, else its first. */
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time);
 

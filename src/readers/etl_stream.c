@@ -1,0 +1,610 @@
+/*
+ * etl_stream.c - the ETL reader's samples counted into groups as the trace
+ * is read, so that a long trace costs memory for its distinct stacks,
+ * threads, images and stack key definitions, not for its samples. A file
+ * of --etl-stream-mib MiB (256 unless given) or more is read so.
+ *
+ * A processor's buffers hold its events in time order. Once every
+ * processor's events have passed a time W (the watermark: the least of
+ * their last times), no event before W is still to come, and a sample
+ * before W has every fragment it will get, but for a user stack that the
+ * kernel defers to its thread's return to user mode. Every so often (a
+ * step) the samples before W are sorted with their fragments and each is
+ * retired: counted in the group of its key (etl_sample_key, as a read of
+ * the whole trace makes it), unless it may still get such a user stack (a
+ * kernel stack and no user one, in a thread of neither the Idle nor the
+ * System process) or its thread has no Thread event at or before it yet.
+ * Samples that share their (time, thread), as the Idle threads of several
+ * processors do (all tid 0), are retired together or not at all. The key
+ * definitions, which a trace mostly gives at its end, come from a first
+ * pass over the file (etl_reader.c). A sample's images' epoch is the last
+ * load or unload known at its step, which is its epoch in the whole trace:
+ * loads and unloads are events in time order too, and rundowns date
+ * theirs 0. A step runs on a worker while the trace reads on; reading
+ * waits for it only when STEP_BACKLOG steps' worth of samples are read.
+ *
+ * The groups, in the order of their first samples, give the model what
+ * the samples of the whole trace give it (etl_emit_samples). Where the
+ * stream cannot show that, it fails and the trace is read again the
+ * whole way (etl_read), which -v says: an event whose time goes back on
+ * its processor, or of a processor past the header's count; a fragment
+ * with no sample of its (time, thread) at a step, at or before the last
+ * retired sample of its thread (it may be a retired sample's); a Thread
+ * event dated before the watermark that would give a thread with retired
+ * samples another process.
+ */
+#include "readers/etl_state.h"
+
+#include "base/threads.h"
+
+#include <stdatomic.h>
+
+/*
+ * A step comes once the samples read since the last one reach the step
+ * size, and as many as the last step held back: a sample for each 4 KiB
+ * of the trace, from STEP_MIN to STEP_MAX.
+ */
+#define STEP_MIN 256
+#define STEP_MAX 65536
+#define STEP_BYTES 4096
+/* Past this many steps' worth of samples, reading waits for the step at work. */
+#define STEP_BACKLOG 4
+/* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
+#define STREAM_MIN_MIB 256
+#define IDLE_PID 0
+#define SYSTEM_PID 4
+
+/* A thread with retired samples: the last one's time, and their process. */
+struct retired_thread {
+	uint32_t tid, pid;
+	uint64_t last;
+	bool mixed;                 /* its retired samples are of more than one process */
+};
+
+/*
+ * A step's work, done on a worker while the trace reads on (or at once
+ * without one): the samples and fragments it holds (those the last step
+ * held back, then those read since), and copies of what it reads of the
+ * trace's state. The reader (view) is a copy of the real one but for them.
+ */
+struct step {
+	struct etl_reader view;
+	struct sample *samples;
+	size_t samples_cap;
+	struct fragment *fragments;
+	size_t fragments_cap;
+	struct thread *threads;
+	size_t threads_cap;
+	uint64_t *bounds;           /* the epochs' starts known */
+	size_t nbounds, bounds_cap;
+	struct thread *late;        /* Thread events dated before an earlier watermark */
+	size_t nlate, late_cap;
+	struct sample_key *keys;    /* of the samples before the watermark */
+	size_t keys_cap;
+	uint64_t w;                 /* the watermark: UINT64_MAX at the end */
+	uint64_t undefined;         /* key references never defined */
+	const char *failed;         /* why the stream fails, or NULL */
+	atomic_bool done;
+};
+
+struct etl_stream {
+	const char *failed;         /* why the trace is to be read the whole way instead, or NULL */
+	bool indexed;               /* first holds the key definitions' index */
+	struct pc_index first;      /* key -> its first definition + 1 */
+	uint64_t *cpu_last;         /* each processor's last event time */
+	uint32_t ncpus;
+	uint64_t watermark;         /* of the last step started */
+	size_t step_size;
+	size_t next_step;           /* samples read since the last step that start one */
+	struct step step;
+	struct pc_threads *worker;  /* running step, or NULL */
+	struct thread *late;        /* Thread events dated before the watermark, for the next step */
+	size_t nlate, late_cap;
+	struct stream_group *groups;
+	size_t ngroups, groups_cap;
+	struct pc_index group_index;
+	uint64_t made;
+	struct retired_thread *retired;
+	size_t nretired, retired_cap;
+	struct pc_index retired_index;
+	uint64_t nsamples, first_time, last_time;
+	size_t most_held;           /* the most samples a step took at once */
+};
+
+bool etl_stream_start(struct etl_reader *r, const struct pc_input *in)
+{
+	unsigned long mib = pc_option_count(r->ctx, "etl-stream-mib");
+	uint64_t step = in->size / STEP_BYTES;
+
+	if (!pc_input_is_whole_file(in) || in->size >> 20 < (mib ? mib : STREAM_MIN_MIB) ||
+	    pc_model_keeps_times(r->m))
+		return false;
+	r->stream = pc_xcalloc(1, sizeof(*r->stream));
+	r->stream->step_size = step < STEP_MIN ? STEP_MIN : step > STEP_MAX ? STEP_MAX : (size_t)step;
+	r->stream->next_step = r->stream->step_size;
+	r->stream->first_time = UINT64_MAX;
+	pc_index_init(&r->stream->first);
+	pc_index_init(&r->stream->group_index);
+	pc_index_init(&r->stream->retired_index);
+	return true;
+}
+
+/* Waits for the running step, if any; false when it failed. */
+static bool join_step(struct etl_reader *r)
+{
+	struct etl_stream *st = r->stream;
+
+	if (st->worker) {
+		pc_threads_join(st->worker);
+		st->worker = NULL;
+	}
+	r->undefined_keys += st->step.undefined;
+	st->step.undefined = 0;
+	if (!st->failed)
+		st->failed = st->step.failed;
+	return !st->failed;
+}
+
+void etl_stream_free(struct etl_reader *r)
+{
+	struct etl_stream *st = r->stream;
+
+	if (!st)
+		return;
+	join_step(r);
+	pc_index_release(&st->first);
+	pc_index_release(&st->group_index);
+	pc_index_release(&st->retired_index);
+	free(st->cpu_last);
+	free(st->step.samples);
+	free(st->step.fragments);
+	free(st->step.threads);
+	free(st->step.bounds);
+	free(st->step.late);
+	free(st->step.keys);
+	free(st->late);
+	free(st->groups);
+	free(st->retired);
+	free(st);
+	r->stream = NULL;
+}
+
+const char *etl_stream_failed(const struct etl_reader *r)
+{
+	return r->stream->failed;
+}
+
+void etl_stream_fail(struct etl_reader *r, const char *why)
+{
+	if (!r->stream->failed)
+		r->stream->failed = why;
+}
+
+bool etl_stream_note(struct etl_reader *r, const struct etl_event *ev)
+{
+	struct etl_stream *st = r->stream;
+
+	if (!st->cpu_last) {
+		if (!r->have_header || !r->cpus || r->cpus > 256) /* a sample keeps its CPU in a byte */
+			etl_stream_fail(r, "no trace header naming 1 to 256 processors");
+		else
+			st->cpu_last = pc_xcalloc(r->cpus, sizeof(*st->cpu_last));
+		st->ncpus = r->cpus;
+	}
+	if (!st->failed && ev->cpu >= st->ncpus)
+		etl_stream_fail(r, "an event of a processor past the header's count");
+	if (!st->failed && ev->time < st->cpu_last[ev->cpu])
+		etl_stream_fail(r, "a processor's events go back in time");
+	if (st->failed)
+		return false;
+	st->cpu_last[ev->cpu] = ev->time;
+	return true;
+}
+
+void etl_stream_thread(struct etl_reader *r, const struct thread *t)
+{
+	struct etl_stream *st = r->stream;
+
+	if (t->tid && t->time < st->watermark) {
+		pc_grow(&st->late, &st->late_cap, st->nlate + 1, sizeof(*st->late));
+		st->late[st->nlate++] = *t;
+	}
+}
+
+/* ---- a step (on the worker) ---- */
+
+static bool retired_equal(const void *ctx, uint32_t id, const void *key)
+{
+	return ((const struct etl_stream *)ctx)->retired[id - 1].tid == *(const uint32_t *)key;
+}
+
+static struct retired_thread *find_retired(const struct etl_stream *st, uint32_t tid)
+{
+	uint32_t at = pc_index_find(&st->retired_index, pc_hash_u64(tid), retired_equal, st, &tid);
+
+	return at ? &st->retired[at - 1] : NULL;
+}
+
+/* Counts sample s, of key k, retired, in its thread. */
+static void note_retired(struct etl_stream *st, const struct sample *s, const struct sample_key *k)
+{
+	struct retired_thread *rt = find_retired(st, s->tid);
+
+	if (!rt) {
+		pc_grow(&st->retired, &st->retired_cap, st->nretired + 1, sizeof(*st->retired));
+		st->retired[st->nretired++] = (struct retired_thread){
+			.tid = s->tid, .pid = k->pid, .last = s->time,
+		};
+		pc_index_add(&st->retired_index, pc_hash_u64(s->tid), (uint32_t)st->nretired);
+		return;
+	}
+	rt->mixed |= rt->pid != k->pid;
+	if (s->time > rt->last)
+		rt->last = s->time;
+}
+
+/*
+ * Whether a Thread event dated before an earlier watermark may give
+ * samples already retired another process than they were given.
+ */
+static bool changes_retired(const struct etl_stream *st, const struct thread *t)
+{
+	const struct retired_thread *rt = find_retired(st, t->tid);
+
+	return rt && (rt->mixed || rt->pid != t->pid);
+}
+
+static bool group_equal(const void *ctx, uint32_t id, const void *key)
+{
+	return etl_same_key(&((const struct etl_stream *)ctx)->groups[id - 1].key, key);
+}
+
+/* Whether sample s comes before group g's first sample (of the same thread). */
+static bool before_first(const struct sample *s, const struct stream_group *g)
+{
+	if (s->time != g->time)
+		return s->time < g->time;
+	return s->cpu < g->cpu;
+}
+
+static void add_to_group(struct etl_stream *st, const struct sample *s, const struct sample_key *k)
+{
+	uint64_t hash = etl_key_hash(k);
+	uint32_t at = pc_index_find(&st->group_index, hash, group_equal, st, k);
+	struct stream_group *g;
+
+	if (!at) {
+		pc_grow(&st->groups, &st->groups_cap, st->ngroups + 1, sizeof(*st->groups));
+		st->groups[st->ngroups++] = (struct stream_group){
+			.key = *k, .time = s->time, .cpu = s->cpu, .made = st->made++,
+		};
+		at = (uint32_t)st->ngroups;
+		pc_index_add(&st->group_index, hash, at);
+	}
+	g = &st->groups[at - 1];
+	if (before_first(s, g)) { /* a sample held back, retired late */
+		g->time = s->time;
+		g->cpu = s->cpu;
+		g->made = st->made++;
+	}
+	g->count++;
+}
+
+static int compare_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+static bool same_moment(const struct sample *a, const struct sample *b)
+{
+	return a->time == b->time && a->tid == b->tid;
+}
+
+/* Whether sample s (before the watermark), of key k, may be retired now. */
+static bool may_retire(const struct etl_reader *view, const struct sample *s,
+		       const struct sample_key *k)
+{
+	bool waits_for_user = is_kernel_address(view, s->ip) && k->kernel && !k->user &&
+			      !s->in_dpc_or_isr && k->pid != IDLE_PID && k->pid != SYSTEM_PID;
+
+	if (s->tid && !etl_thread_known(view, s->tid, s->time))
+		return false;
+	return !waits_for_user;
+}
+
+/*
+ * Retires the n samples of one (time, thread) from the first, of keys
+ * keys, when each of them may be (or at the end): all or none, as a
+ * sample's fragments depend on whether it shares its moment.
+ */
+static void retire_moment(struct etl_stream *st, struct step *job, size_t first, size_t n)
+{
+	struct sample *s = &job->samples[first];
+	const struct sample_key *keys = &job->keys[first];
+	bool retire = true;
+
+	for (size_t i = 0; i < n && job->w != UINT64_MAX && retire; i++)
+		retire = may_retire(&job->view, &s[i], &keys[i]);
+	for (size_t i = 0; i < n; i++) {
+		s[i].retired = retire;
+		if (retire) {
+			add_to_group(st, &s[i], &keys[i]);
+			note_retired(st, &s[i], &keys[i]);
+		}
+	}
+}
+
+/*
+ * The sample of fragment f's (time, thread) among the sorted samples, from
+ * *j on (fragments are taken in order too), or NULL.
+ */
+static const struct sample *moment_of(const struct etl_reader *view, size_t *j,
+				      const struct fragment *f)
+{
+	const struct sample *s = view->samples;
+
+	while (*j < view->nsamples &&
+	       (s[*j].time < f->time || (s[*j].time == f->time && s[*j].tid < f->tid)))
+		(*j)++;
+	if (*j < view->nsamples && s[*j].time == f->time && s[*j].tid == f->tid)
+		return &s[*j];
+	return NULL;
+}
+
+/*
+ * Whether a fragment before the watermark has no sample of its own among
+ * those held and may be a retired sample's (see the top).
+ */
+static bool stray_fragment(const struct etl_stream *st, const struct step *job)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < job->view.nfragments && job->fragments[i].time < job->w; i++) {
+		const struct fragment *f = &job->fragments[i];
+		const struct retired_thread *rt;
+
+		if (!moment_of(&job->view, &j, f) && (rt = find_retired(st, f->tid)) != NULL &&
+		    f->time <= rt->last)
+			return true;
+	}
+	return false;
+}
+
+/* Keeps the fragments at or after the watermark and those of samples held back. */
+static void keep_fragments(struct step *job)
+{
+	size_t j = 0, kept = 0;
+
+	for (size_t i = 0; i < job->view.nfragments; i++) {
+		const struct fragment *f = &job->fragments[i];
+		const struct sample *s = f->time < job->w ? moment_of(&job->view, &j, f) : NULL;
+
+		if (f->time >= job->w || (s && !s->retired))
+			job->fragments[kept++] = *f;
+	}
+	job->view.nfragments = kept;
+}
+
+static void keep_samples(struct step *job)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < job->view.nsamples; i++)
+		if (!job->samples[i].retired)
+			job->samples[kept++] = job->samples[i];
+	job->view.nsamples = kept;
+}
+
+/* Retires the samples before the watermark that can be (all of them at the end). */
+static void run_step(struct etl_stream *st, struct step *job)
+{
+	struct etl_reader *view = &job->view;
+	struct key_cursor c = { 0 };
+	struct epochs epochs = { job->bounds, job->nbounds };
+	size_t n = 0;
+
+	for (size_t i = 0; i < job->nlate && !job->failed; i++)
+		if (changes_retired(st, &job->late[i]))
+			job->failed = "a Thread event gives samples already counted another process";
+	job->nlate = 0;
+	etl_sort_samples(view);
+	job->undefined += etl_resolve_fragments(view, &st->first, view->fragments,
+						view->nfragments);
+	if (!job->failed && stray_fragment(st, job))
+		job->failed = "a stack fragment comes after its sample was counted";
+	if (job->failed)
+		return;
+	etl_sort_threads(view);
+	qsort(job->bounds, job->nbounds, sizeof(*job->bounds), compare_u64);
+	while (n < view->nsamples && job->samples[n].time < job->w)
+		n++;
+	if (job->w == UINT64_MAX)
+		n = view->nsamples;
+	pc_grow(&job->keys, &job->keys_cap, n, sizeof(*job->keys));
+	for (size_t i = 0; i < n; i++)
+		etl_sample_key(view, &epochs, &c, i, &job->keys[i]);
+	for (size_t i = 0, end; i < n; i = end) {
+		for (end = i + 1; end < n && same_moment(&job->samples[end], &job->samples[i]); end++)
+			;
+		retire_moment(st, job, i, end - i);
+	}
+	keep_fragments(job);
+	keep_samples(job);
+}
+
+static void *run_step_worker(void *arg)
+{
+	struct etl_stream *st = arg;
+
+	run_step(st, &st->step);
+	atomic_store_explicit(&st->step.done, true, memory_order_release);
+	return NULL;
+}
+
+/* ---- starting a step (on the reader's thread) ---- */
+
+/* The least of the processors' last times: every event before it is in. */
+static uint64_t watermark(const struct etl_stream *st)
+{
+	uint64_t w = UINT64_MAX;
+
+	if (!st->cpu_last)
+		return 0;
+	for (uint32_t c = 0; c < st->ncpus; c++)
+		if (st->cpu_last[c] < w)
+			w = st->cpu_last[c];
+	return w;
+}
+
+/* Appends n items of size bytes at from to *items (count *have, room *cap). */
+static void append(void *items, size_t *have, size_t *cap, const void *from, size_t n,
+		   size_t size)
+{
+	if (!n)
+		return;
+	pc_grow(items, cap, *have + n, size);
+	memcpy(*(char **)items + *have * size, from, n * size);
+	*have += n;
+}
+
+/*
+ * Hands the samples and fragments read since the last step to a new one,
+ * with what it reads of the trace: the threads, the epochs' starts (every
+ * image load and unload: the end of time too) and the late Thread events.
+ */
+static void fill_step(struct etl_reader *r, struct step *job, uint64_t w)
+{
+	struct etl_stream *st = r->stream;
+	size_t held_samples = job->view.nsamples, held_fragments = job->view.nfragments;
+	size_t nthreads = 0, nbounds = 0;
+
+	job->view = *r;
+	job->view.stream = st;
+	job->view.fragments2 = NULL;
+	job->view.nfragments2 = 0;
+	job->view.nsamples = held_samples;
+	job->view.nfragments = held_fragments;
+	append(&job->samples, &job->view.nsamples, &job->samples_cap, r->samples, r->nsamples,
+	       sizeof(*r->samples));
+	append(&job->fragments, &job->view.nfragments, &job->fragments_cap, r->fragments,
+	       r->nfragments, sizeof(*r->fragments));
+	job->view.samples = job->samples;
+	job->view.fragments = job->fragments;
+	if (job->view.nsamples > st->most_held)
+		st->most_held = job->view.nsamples;
+	r->nsamples = r->nfragments = 0;
+	append(&job->threads, &nthreads, &job->threads_cap, r->threads, r->nthreads,
+	       sizeof(*r->threads));
+	job->view.threads = job->threads;
+	job->view.nthreads = nthreads;
+	pc_grow(&job->bounds, &job->bounds_cap, r->nimages + r->nunloads + 1, sizeof(*job->bounds));
+	for (size_t i = 0; i < r->nimages; i++)
+		job->bounds[nbounds++] = r->images[i].loaded;
+	for (size_t i = 0; i < r->nunloads; i++)
+		job->bounds[nbounds++] = r->unloads[i].time;
+	job->bounds[nbounds++] = UINT64_MAX;
+	job->nbounds = nbounds;
+	append(&job->late, &job->nlate, &job->late_cap, st->late, st->nlate, sizeof(*st->late));
+	st->nlate = 0;
+	job->w = w;
+	if (w != UINT64_MAX && w > st->watermark)
+		st->watermark = w;
+}
+
+/* Starts a step on a worker, or does it at once when there is none to be had. */
+static void start_step(struct etl_reader *r, uint64_t w)
+{
+	struct etl_stream *st = r->stream;
+
+	if (!st->indexed) {
+		etl_index_first_definitions(r, &st->first);
+		st->indexed = true;
+	}
+	fill_step(r, &st->step, w);
+	st->step.failed = NULL;
+	atomic_store_explicit(&st->step.done, false, memory_order_relaxed);
+	if (pc_ctx_threads(r->ctx) >= 2 && w != UINT64_MAX) {
+		st->worker = pc_threads_start(1, run_step_worker, (void *const[]){ st }, false);
+		if (pc_threads_count(st->worker)) {
+			if (r->ctx->threads_used < 2)
+				r->ctx->threads_used = 2;
+			return;
+		}
+		pc_threads_join(st->worker);
+		st->worker = NULL;
+	}
+	run_step(st, &st->step);
+}
+
+void etl_stream_sample_added(struct etl_reader *r)
+{
+	struct etl_stream *st = r->stream;
+	uint64_t time = r->samples[r->nsamples - 1].time;
+
+	st->nsamples++;
+	st->first_time = time < st->first_time ? time : st->first_time;
+	st->last_time = time > st->last_time ? time : st->last_time;
+	if (r->nsamples < st->next_step)
+		return;
+	if (st->worker && !atomic_load_explicit(&st->step.done, memory_order_acquire) &&
+	    r->nsamples < STEP_BACKLOG * st->next_step)
+		return; /* the step before is still at work: the next sample asks again */
+	if (!join_step(r))
+		return;
+	st->next_step = st->step.view.nsamples > st->step_size ? st->step.view.nsamples :
+			st->step_size;
+	start_step(r, watermark(st));
+}
+
+bool etl_stream_finish(struct etl_reader *r)
+{
+	struct etl_stream *st = r->stream;
+
+	if (join_step(r))
+		start_step(r, UINT64_MAX);
+	if (!join_step(r))
+		return false;
+	pc_note(r->ctx, "etl: read as a stream: %llu samples counted in %zu groups, at most %zu "
+		"held at once", (unsigned long long)st->nsamples, st->ngroups, st->most_held);
+	return true;
+}
+
+static int compare_groups(const void *a, const void *b)
+{
+	const struct stream_group *x = a, *y = b;
+
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	if (x->key.tid != y->key.tid)
+		return x->key.tid < y->key.tid ? -1 : 1;
+	if (x->cpu != y->cpu)
+		return x->cpu < y->cpu ? -1 : 1;
+	return (x->made > y->made) - (x->made < y->made);
+}
+
+const struct stream_group *etl_stream_groups(struct etl_reader *r, size_t *n)
+{
+	struct etl_stream *st = r->stream;
+
+	pc_index_release(&st->group_index);
+	pc_index_init(&st->group_index);
+	if (st->ngroups > 1)
+		qsort(st->groups, st->ngroups, sizeof(*st->groups), compare_groups);
+	*n = st->ngroups;
+	return st->groups;
+}
+
+void etl_sample_span(const struct etl_reader *r, uint64_t *n, uint64_t *first, uint64_t *last)
+{
+	if (r->stream) {
+		*n = r->stream->nsamples;
+		*first = r->stream->first_time;
+		*last = r->stream->last_time;
+	} else {
+		*n = r->nsamples;
+		*first = r->nsamples ? r->samples[0].time : 0;
+		*last = r->nsamples ? r->samples[r->nsamples - 1].time : 0;
+	}
+}

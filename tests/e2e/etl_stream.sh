@@ -1,0 +1,163 @@
+#!/bin/sh
+# tests/e2e/etl_stream.sh - an ETW trace read as a stream (--etl-stream-mib,
+# src/readers/etl_stream.c: samples counted into groups as the trace goes)
+# gives exactly what reading it whole gives, and falls back to reading it
+# whole, saying why under -v, wherever the stream cannot show that.
+#
+# Traces: ../shared/corpus/etl/net.4.5.2.x64.etl (5 MB, PerfView's test
+# input) and two of tests/fuzz/seeds/etl_seeds.py's scenarios, large
+# (5.5 MB, 64 KiB buffers, some compressed) and paths (1.5 MB, 12,000
+# samples); and three made from paths where the stream must give way:
+#   swap      two buffers of processor 0 change places: its events go
+#             back in time
+#   stray     a buffer at the end with a second user stack for an early
+#             sample (the later stack wins), counted long before
+#   rethread  a buffer at the end with a Thread rundown putting that
+#             sample's thread in another process
+# (reading stray and rethread whole gives another profile than paths:
+# the stream could not have given it); and large cut 5,000 bytes short,
+# which gives the same located error, exit 1 and no output streamed.
+# For each trace, on one thread and on two: `--etl-stream-mib 1` gives
+# the same -t dump, folded and pprof bytes as the default (whole: these
+# traces are under 256 MiB), and -v says "etl: read as a stream" with the
+# sample count (paths: at most half of them held at once) or, for the
+# last three, the reason it read the trace again. A pipe and --times (a
+# model that keeps each sample's time) are never streamed.
+# Fails (never skips) when the corpus is missing.
+#
+# Environment (tests/run.sh): PROFCONV, BUILD, SHARED, TMPDIR.
+# Exit 0 pass, 77 skip (no profconv, no python3).
+set -u
+top=$(cd "$(dirname "$0")/../.." && pwd)
+build=${BUILD:-build}
+case $build in /*) ;; *) build="$top/$build" ;; esac
+profconv=${PROFCONV:-$build/profconv}
+tmp=${TMPDIR:-/tmp}
+seeds="$top/tests/fuzz/seeds"
+corpus=${SHARED:-$top/../shared}/corpus/etl
+failures=0
+
+skip() {
+	echo "SKIPPED: $*"
+	exit 77
+}
+[ -x "$profconv" ] || skip "profconv is not built ($profconv)"
+command -v python3 >/dev/null 2>&1 || skip "python3 is missing"
+[ -f "$seeds/etl_seeds.py" ] || { echo "FAIL: $seeds/etl_seeds.py is missing"; exit 1; }
+[ -f "$corpus/net.4.5.2.x64.etl" ] ||
+	{ echo "FAIL: the ETL corpus is missing ($corpus): it must be beside the checkout"; exit 1; }
+
+fail() {
+	echo "FAIL: $*"
+	failures=$((failures + 1))
+}
+
+# --- the traces ---
+cp "$corpus/net.4.5.2.x64.etl" "$tmp/x64.etl"
+for name in large paths; do
+	python3 -B "$seeds/etl_seeds.py" trace "$name" "$tmp/$name.etl" ||
+		{ echo "FAIL: etl_seeds.py could not make $name"; exit 1; }
+done
+python3 -B - "$seeds" "$tmp" <<'PY' || { echo "FAIL: the fallback traces could not be made"; exit 1; }
+import sys
+sys.path.insert(0, sys.argv[1])
+import etl_seeds as E
+out = sys.argv[2]
+s, tr = E.scenario("paths")
+data, layout = tr.build()
+
+def tail_buffer(cpu, time, event):
+    """A data buffer of one event, laid out as the trace's own."""
+    t = E.Trace(p=8, cpus=2, buffer_size=tr.buffer_size)
+    t.add(cpu, time, event)
+    d, lay = t.build()
+    b = lay["buffers"][1]
+    return d[b["offset"]:b["offset"] + b["size"]]
+
+cpu0 = [b for b in layout["buffers"][1:] if b["cpu"] == 0]
+a, b = cpu0[1], cpu0[2]
+assert a["size"] == b["size"]
+swapped = bytearray(data)
+swapped[a["offset"]:a["offset"] + a["size"]] = data[b["offset"]:b["offset"] + b["size"]]
+swapped[b["offset"]:b["offset"] + b["size"]] = data[a["offset"]:a["offset"] + a["size"]]
+open(out + "/swap.etl", "wb").write(bytes(swapped))
+
+end = tr.end_time + 10
+early = next(x for x in s.samples if x["tid"] in (1201, 1301) and len(x["user"]) > 1)
+stack = E.stack_payload(8, early["time"], early["pid"], early["tid"],
+                        list(reversed(early["user"][:2])))
+open(out + "/stray.etl", "wb").write(data + tail_buffer(0, end, E.perfinfo_event(E.H_STACK, end,
+                                                                                  stack)))
+other = 1300 if early["pid"] != 1300 else 1200
+rundown = E.system_event(0x0504, early["tid"], other, end, E.thread_payload(8, other, early["tid"]))
+open(out + "/rethread.etl", "wb").write(data + tail_buffer(1, end, rundown))
+PY
+
+# converts TRACE THREADS: default and streamed, dump, folded and pprof
+converts() {
+	trace=$1 threads=$2
+	for to in dump folded pprof; do
+		"$profconv" convert -q --threads "$threads" -t "$to" -o "$tmp/$trace.whole.$to" \
+			"$tmp/$trace.etl" || { fail "$trace: the whole read failed"; return; }
+		"$profconv" convert -v --etl-stream-mib 1 --threads "$threads" -t "$to" \
+			-o "$tmp/$trace.stream.$to" "$tmp/$trace.etl" 2>"$tmp/$trace.err" ||
+			{ fail "$trace: the streamed read failed"; return; }
+		cmp -s "$tmp/$trace.whole.$to" "$tmp/$trace.stream.$to" ||
+			fail "$trace, $threads thread(s): -t $to differs when streamed"
+	done
+}
+
+samples() {
+	"$profconv" convert -q -t folded -o - "$1" | awk '{ n += $NF } END { print n }'
+}
+
+for threads in 1 2; do
+	for trace in x64 large paths; do
+		converts "$trace" "$threads"
+		n=$(samples "$tmp/$trace.etl")
+		grep -q "^profconv: etl: read as a stream: $n samples counted in [0-9]* groups, at most [0-9]* held at once$" \
+			"$tmp/$trace.err" || { fail "$trace: -v does not say it was streamed:"; cat "$tmp/$trace.err"; }
+	done
+	held=$(sed -n 's/.*at most \([0-9]*\) held at once$/\1/p' "$tmp/paths.err")
+	[ -n "$held" ] && [ "$held" -lt 6000 ] || fail "paths, $threads thread(s): ${held:-?} of 12000 samples held at once"
+	for trace in swap stray rethread; do
+		converts "$trace" "$threads"
+		case $trace in
+		swap) why="a processor's events go back in time" ;;
+		stray) why="a stack fragment comes after its sample was counted" ;;
+		rethread) why="a Thread event gives samples already counted another process" ;;
+		esac
+		grep -q "^profconv: etl: $why: the trace is read again, whole$" "$tmp/$trace.err" ||
+			{ fail "$trace: -v does not say why the stream gave way:"; cat "$tmp/$trace.err"; }
+	done
+done
+cmp -s "$tmp/paths.whole.folded" "$tmp/stray.whole.folded" && fail "stray: reads as paths does"
+cmp -s "$tmp/paths.whole.folded" "$tmp/rethread.whole.folded" && fail "rethread: reads as paths does"
+cmp -s "$tmp/paths.whole.folded" "$tmp/swap.whole.folded" || fail "swap: does not read as paths does"
+
+# a trace cut short: the same error and exit status streamed, no output
+size=$(wc -c <"$tmp/large.etl")
+head -c $((size - 5000)) "$tmp/large.etl" >"$tmp/cut.etl"
+"$profconv" convert -q -t folded -o "$tmp/cut.whole" "$tmp/cut.etl" 2>"$tmp/cut.whole.err"
+whole=$?
+"$profconv" convert -q --etl-stream-mib 1 -t folded -o "$tmp/cut.stream" "$tmp/cut.etl" \
+	2>"$tmp/cut.stream.err"
+streamed=$?
+[ "$whole" -eq 1 ] && [ "$streamed" -eq 1 ] || fail "cut: exit $whole whole, $streamed streamed (1 expected)"
+cmp -s "$tmp/cut.whole.err" "$tmp/cut.stream.err" ||
+	{ fail "cut: another error streamed:"; cat "$tmp/cut.whole.err" "$tmp/cut.stream.err"; }
+grep -q "offset 0x" "$tmp/cut.stream.err" || fail "cut: the error is not located"
+[ -e "$tmp/cut.stream" ] && fail "cut: an output was left"
+
+# a pipe and --times: not streamed, the same profile
+cat "$tmp/paths.etl" | "$profconv" convert -v --etl-stream-mib 1 -f etl -t folded \
+	-o "$tmp/stdin.folded" - 2>"$tmp/stdin.err" || fail "paths from a pipe failed"
+cmp -s "$tmp/paths.whole.folded" "$tmp/stdin.folded" || fail "paths from a pipe differs"
+grep -q "as a stream" "$tmp/stdin.err" && fail "a pipe was streamed"
+"$profconv" convert -v --etl-stream-mib 1 --times -t folded -o "$tmp/times.folded" \
+	"$tmp/paths.etl" 2>"$tmp/times.err" || fail "paths with --times failed"
+cmp -s "$tmp/paths.whole.folded" "$tmp/times.folded" || fail "paths with --times differs"
+grep -q "as a stream" "$tmp/times.err" && fail "a model keeping times was streamed"
+
+[ "$failures" -eq 0 ] || exit 1
+echo "etl_stream: 3 traces streamed as read whole, 3 read again whole saying why, on 1 and 2 threads"
