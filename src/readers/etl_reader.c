@@ -479,9 +479,9 @@ void etl_index_first_definitions(const struct etl_reader *r, struct pc_index *fi
  * after.
  */
 uint64_t etl_resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
-			       struct fragment *fragments, size_t n)
+			       struct fragment *fragments, size_t n, uint32_t *hints)
 {
-	uint32_t *last = NULL; /* by first definition: answer */
+	uint32_t *last = hints; /* by first definition: answer */
 	uint64_t undefined = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -512,7 +512,8 @@ uint64_t etl_resolve_fragments(const struct etl_reader *r, const struct pc_index
 			undefined++;
 		}
 	}
-	free(last);
+	if (last != hints)
+		free(last);
 	return undefined;
 }
 
@@ -521,7 +522,7 @@ static void resolve_keys(struct etl_reader *r)
 	struct pc_index first;
 
 	etl_index_first_definitions(r, &first);
-	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments);
+	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments, NULL);
 	pc_index_release(&first);
 }
 
@@ -747,7 +748,8 @@ static void *resolve_second(void *arg)
 	struct second_resolve *j = arg;
 	struct etl_reader *r = j->r, *second = &j->s->r;
 
-	j->undefined = etl_resolve_fragments(r, j->first, second->fragments, second->nfragments);
+	j->undefined = etl_resolve_fragments(r, j->first, second->fragments, second->nfragments,
+					     NULL);
 	merge_items(&r->samples, &r->nsamples, &r->samples_cap, &second->samples,
 		    &second->nsamples, sizeof(*r->samples), compare_samples);
 	return NULL;
@@ -774,7 +776,7 @@ static void take_second_range(struct etl_reader *r, struct second_range *s)
 	etl_index_first_definitions(r, &first);
 	job.first = &first;
 	thread = pc_threads_start(1, resolve_second, (void *const[]){ &job }, false);
-	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments);
+	r->undefined_keys += etl_resolve_fragments(r, &first, r->fragments, r->nfragments, NULL);
 	if (!pc_threads_count(thread))
 		resolve_second(&job);
 	pc_threads_join(thread);

@@ -270,9 +270,11 @@ bool etl_same_key(const struct sample_key *a, const struct sample_key *b);
  * Resolves the key references among the n fragments (each once) through
  * the sorted key definitions and first, their index (etl_reader.c);
  * returns how many refer to a key never defined at or after their time.
+ * hints: nkeys + 1 zeroed entries the search may keep its answers in from
+ * call to call, or NULL.
  */
 uint64_t etl_resolve_fragments(const struct etl_reader *r, const struct pc_index *first,
-			       struct fragment *fragments, size_t n);
+			       struct fragment *fragments, size_t n, uint32_t *hints);
 /* Indexes each key's first definition (+ 1) among the sorted definitions. */
 void etl_index_first_definitions(const struct etl_reader *r, struct pc_index *first);
 /* The samples' and fragments' order (time, thread, processor). */
@@ -307,6 +309,7 @@ bool etl_stream_finish(struct etl_reader *r);
 struct stream_group {
 	struct sample_key key;
 	uint64_t time, made, count;
+	uint32_t thread;            /* its thread among the stream's retired ones */
 	uint8_t cpu;
 };
 

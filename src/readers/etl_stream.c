@@ -45,12 +45,14 @@
  * of the trace, from STEP_MIN to STEP_MAX.
  */
 #define STEP_MIN 256
-#define STEP_MAX 65536
+#define STEP_MAX 32768
 #define STEP_BYTES 4096
 /* Past this many steps' worth of samples, reading waits for the step at work. */
 #define STEP_BACKLOG 4
 /* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
 #define STREAM_MIN_MIB 256
+/* How many samples on the groups of the samples being counted are asked for. */
+#define PREFETCH_AHEAD 8
 #define IDLE_PID 0
 #define SYSTEM_PID 4
 
@@ -81,6 +83,8 @@ struct step {
 	size_t nlate, late_cap;
 	struct sample_key *keys;    /* of the samples before the watermark */
 	size_t keys_cap;
+	uint64_t *hashes;           /* theirs */
+	size_t hashes_cap;
 	uint64_t w;                 /* the watermark: UINT64_MAX at the end */
 	uint64_t undefined;         /* key references never defined */
 	const char *failed;         /* why the stream fails, or NULL */
@@ -91,6 +95,7 @@ struct etl_stream {
 	const char *failed;         /* why the trace is to be read the whole way instead, or NULL */
 	bool indexed;               /* first holds the key definitions' index */
 	struct pc_index first;      /* key -> its first definition + 1 */
+	uint32_t *hints;            /* etl_resolve_fragments's, kept from step to step */
 	uint64_t *cpu_last;         /* each processor's last event time */
 	uint32_t ncpus;
 	uint64_t watermark;         /* of the last step started */
@@ -153,6 +158,7 @@ void etl_stream_free(struct etl_reader *r)
 		return;
 	join_step(r);
 	pc_index_release(&st->first);
+	free(st->hints);
 	pc_index_release(&st->group_index);
 	pc_index_release(&st->retired_index);
 	free(st->cpu_last);
@@ -162,6 +168,7 @@ void etl_stream_free(struct etl_reader *r)
 	free(st->step.bounds);
 	free(st->step.late);
 	free(st->step.keys);
+	free(st->step.hashes);
 	free(st->late);
 	free(st->groups);
 	free(st->retired);
@@ -225,22 +232,19 @@ static struct retired_thread *find_retired(const struct etl_stream *st, uint32_t
 	return at ? &st->retired[at - 1] : NULL;
 }
 
-/* Counts sample s, of key k, retired, in its thread. */
-static void note_retired(struct etl_stream *st, const struct sample *s, const struct sample_key *k)
+/* The retired thread of a new group of key k (made if new), its index. */
+static uint32_t retired_thread(struct etl_stream *st, const struct sample_key *k)
 {
-	struct retired_thread *rt = find_retired(st, s->tid);
+	struct retired_thread *rt = find_retired(st, k->tid);
 
 	if (!rt) {
 		pc_grow(&st->retired, &st->retired_cap, st->nretired + 1, sizeof(*st->retired));
-		st->retired[st->nretired++] = (struct retired_thread){
-			.tid = s->tid, .pid = k->pid, .last = s->time,
-		};
-		pc_index_add(&st->retired_index, pc_hash_u64(s->tid), (uint32_t)st->nretired);
-		return;
+		st->retired[st->nretired++] = (struct retired_thread){ .tid = k->tid, .pid = k->pid };
+		pc_index_add(&st->retired_index, pc_hash_u64(k->tid), (uint32_t)st->nretired);
+		return (uint32_t)(st->nretired - 1);
 	}
 	rt->mixed |= rt->pid != k->pid;
-	if (s->time > rt->last)
-		rt->last = s->time;
+	return (uint32_t)(rt - st->retired);
 }
 
 /*
@@ -267,21 +271,27 @@ static bool before_first(const struct sample *s, const struct stream_group *g)
 	return s->cpu < g->cpu;
 }
 
-static void add_to_group(struct etl_stream *st, const struct sample *s, const struct sample_key *k)
+/* Counts sample s, of key k (of hash hash), retired: in its group and in its thread. */
+static void count_retired(struct etl_stream *st, const struct sample *s, const struct sample_key *k,
+			  uint64_t hash)
 {
-	uint64_t hash = etl_key_hash(k);
 	uint32_t at = pc_index_find(&st->group_index, hash, group_equal, st, k);
+	struct retired_thread *rt;
 	struct stream_group *g;
 
 	if (!at) {
 		pc_grow(&st->groups, &st->groups_cap, st->ngroups + 1, sizeof(*st->groups));
 		st->groups[st->ngroups++] = (struct stream_group){
 			.key = *k, .time = s->time, .cpu = s->cpu, .made = st->made++,
+			.thread = retired_thread(st, k),
 		};
 		at = (uint32_t)st->ngroups;
 		pc_index_add(&st->group_index, hash, at);
 	}
 	g = &st->groups[at - 1];
+	rt = &st->retired[g->thread];
+	if (s->time > rt->last)
+		rt->last = s->time;
 	if (before_first(s, g)) { /* a sample held back, retired late */
 		g->time = s->time;
 		g->cpu = s->cpu;
@@ -329,11 +339,26 @@ static void retire_moment(struct etl_stream *st, struct step *job, size_t first,
 		retire = may_retire(&job->view, &s[i], &keys[i]);
 	for (size_t i = 0; i < n; i++) {
 		s[i].retired = retire;
-		if (retire) {
-			add_to_group(st, &s[i], &keys[i]);
-			note_retired(st, &s[i], &keys[i]);
-		}
+		if (retire)
+			count_retired(st, &s[i], &keys[i], job->hashes[first + i]);
 	}
+}
+
+/*
+ * Asks the processor for the index slot of the key PREFETCH_AHEAD samples
+ * on from i, and for the likely group of the key half as far on: their
+ * cache misses overlap the counting of the samples before them.
+ */
+static void prefetch_groups(const struct etl_stream *st, const struct step *job, size_t i,
+			    size_t n)
+{
+	uint32_t id;
+
+	if (i + PREFETCH_AHEAD < n)
+		pc_index_prefetch(&st->group_index, job->hashes[i + PREFETCH_AHEAD]);
+	if (i + PREFETCH_AHEAD / 2 < n &&
+	    (id = pc_index_candidate(&st->group_index, job->hashes[i + PREFETCH_AHEAD / 2])) != 0)
+		PC_PREFETCH(&st->groups[id - 1]);
 }
 
 /*
@@ -411,7 +436,7 @@ static void run_step(struct etl_stream *st, struct step *job)
 	job->nlate = 0;
 	etl_sort_samples(view);
 	job->undefined += etl_resolve_fragments(view, &st->first, view->fragments,
-						view->nfragments);
+						view->nfragments, st->hints);
 	if (!job->failed && stray_fragment(st, job))
 		job->failed = "a stack fragment comes after its sample was counted";
 	if (job->failed)
@@ -423,9 +448,13 @@ static void run_step(struct etl_stream *st, struct step *job)
 	if (job->w == UINT64_MAX)
 		n = view->nsamples;
 	pc_grow(&job->keys, &job->keys_cap, n, sizeof(*job->keys));
-	for (size_t i = 0; i < n; i++)
+	pc_grow(&job->hashes, &job->hashes_cap, n, sizeof(*job->hashes));
+	for (size_t i = 0; i < n; i++) {
 		etl_sample_key(view, &epochs, &c, i, &job->keys[i]);
+		job->hashes[i] = etl_key_hash(&job->keys[i]);
+	}
 	for (size_t i = 0, end; i < n; i = end) {
+		prefetch_groups(st, job, i, n);
 		for (end = i + 1; end < n && same_moment(&job->samples[end], &job->samples[i]); end++)
 			;
 		retire_moment(st, job, i, end - i);
@@ -520,6 +549,7 @@ static void start_step(struct etl_reader *r, uint64_t w)
 
 	if (!st->indexed) {
 		etl_index_first_definitions(r, &st->first);
+		st->hints = pc_xcalloc(r->nkeys + 1, sizeof(*st->hints));
 		st->indexed = true;
 	}
 	fill_step(r, &st->step, w);
