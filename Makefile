@@ -76,11 +76,13 @@ FUZZ_OBJ := $(patsubst %.c,build/fuzz/obj/%.o,$(LIB_SRC) $(FUZZ_SUPPORT) $(GEN)/
 # groups samples in two ranges from 8 samples on (not 4096) and gives a
 # range's grouping up after 16 (not 4096) keys that hardly repeat;
 # PS_SPLIT_MIN_BYTES: the perf script reader reads a file of 64 bytes (not
-# 4 MiB) or more in two halves; so that fuzzing reaches them.
+# 4 MiB) or more in two halves; ETL_STREAM_STEP_*: an ETL stream takes a
+# step every 2 samples (not every 256 or more); so that fuzzing reaches them.
 FUZZ_CFLAGS = -g -O1 -std=c11 -D_POSIX_C_SOURCE=200809L -fsanitize=address,undefined \
 	-fno-sanitize-recover=all $(shell $(PKG_CONFIG) --cflags $(PKGS)) $(LIBIBERTY_CFLAGS) \
 	$(INCLUDES) -Itests -Itests/fuzz -DETL_RANGE_SEQS_MAX=64 -DETL_GROUP_SPLIT_MIN=8 \
-	-DETL_GROUP_REUSE_PERIOD=16 -DPS_SPLIT_MIN_BYTES=64
+	-DETL_GROUP_REUSE_PERIOD=16 -DPS_SPLIT_MIN_BYTES=64 -DETL_STREAM_STEP_MIN=2 \
+	-DETL_STREAM_STEP_BYTES=1048576
 INCLUDES := -Iinclude -Isrc -I$(GEN)
 
 .PHONY: all lib deps demo check unit tests tools fuzz fuzz-build bench install clean

@@ -42,11 +42,16 @@
 /*
  * A step comes once the samples read since the last one reach the step
  * size, and as many as the last step held back: a sample for each 4 KiB
- * of the trace, from STEP_MIN to STEP_MAX.
+ * of the trace, from 256 to STEP_MAX (the fuzz build makes it 2, to reach
+ * every path on small traces).
  */
-#define STEP_MIN 256
+#ifndef ETL_STREAM_STEP_MIN
+#define ETL_STREAM_STEP_MIN 256
+#endif
 #define STEP_MAX 32768
-#define STEP_BYTES 4096
+#ifndef ETL_STREAM_STEP_BYTES
+#define ETL_STREAM_STEP_BYTES 4096
+#endif
 /* Past this many steps' worth of samples, reading waits for the step at work. */
 #define STEP_BACKLOG 4
 /* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
@@ -119,13 +124,14 @@ struct etl_stream {
 bool etl_stream_start(struct etl_reader *r, const struct pc_input *in)
 {
 	unsigned long mib = pc_option_count(r->ctx, "etl-stream-mib");
-	uint64_t step = in->size / STEP_BYTES;
+	uint64_t step = in->size / ETL_STREAM_STEP_BYTES;
 
 	if (!pc_input_is_whole_file(in) || in->size >> 20 < (mib ? mib : STREAM_MIN_MIB) ||
 	    pc_model_keeps_times(r->m))
 		return false;
 	r->stream = pc_xcalloc(1, sizeof(*r->stream));
-	r->stream->step_size = step < STEP_MIN ? STEP_MIN : step > STEP_MAX ? STEP_MAX : (size_t)step;
+	r->stream->step_size = step < ETL_STREAM_STEP_MIN ? ETL_STREAM_STEP_MIN :
+			       step > STEP_MAX ? STEP_MAX : (size_t)step;
 	r->stream->next_step = r->stream->step_size;
 	r->stream->first_time = UINT64_MAX;
 	pc_index_init(&r->stream->first);

@@ -7,8 +7,8 @@
 #
 # For a target build/fuzz/fuzz_NAME it takes:
 #   seeds       tests/fuzz/corpus/NAME, else the corpus of its family
-#               (write_* -> write, spt_halves -> spt, etl_halves -> etl,
-#               perf_halves -> perf_script)
+#               (write_* -> write, spt_halves -> spt, etl_halves and
+#               etl_stream -> etl, perf_halves -> perf_script)
 #   dictionary  tests/fuzz/dict/NAME.dict (its family's), or for write_*,
 #               merge and options, which read every format, all of them at
 #               once (libFuzzer takes one -dict)
@@ -33,7 +33,7 @@ family() { # NAME -> the name whose seeds and dictionary it shares
 	case $1 in
 	write_*) echo write ;;
 	spt_halves) echo spt ;;
-	etl_halves) echo etl ;;
+	etl_halves|etl_stream) echo etl ;;
 	perf_halves) echo perf_script ;;
 	*) echo "$1" ;;
 	esac

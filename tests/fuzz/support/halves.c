@@ -11,8 +11,9 @@ struct outcome {
 	size_t dump_size;
 };
 
+/* Reads path with reader on threads threads, with option name=value (name NULL: none). */
 static void read_file(const struct pc_reader *reader, const char *path, unsigned threads,
-		      struct outcome *o)
+		      const char *name, const char *value, struct outcome *o)
 {
 	struct pc_model *m = pc_model_new();
 	struct pc_input in;
@@ -20,6 +21,8 @@ static void read_file(const struct pc_reader *reader, const char *path, unsigned
 
 	pc_ctx_init(&o->ctx);
 	o->ctx.opt.threads = threads;
+	if (name && pc_ctx_set(&o->ctx, name, value))
+		abort();
 	if (pc_input_open(&in, path, &o->ctx.err))
 		abort();
 	o->rc = reader->read(&o->ctx, &in, m);
@@ -51,24 +54,44 @@ static bool same_warnings(const struct pc_ctx *a, const struct pc_ctx *b)
 	return true;
 }
 
+/* Aborts unless a and b read alike: the same error or model, the same warnings. */
+static void check_same(const struct outcome *a, const struct outcome *b)
+{
+	if (a->rc != b->rc || !same_warnings(&a->ctx, &b->ctx))
+		abort();
+	if (a->rc && (strcmp(a->ctx.err.message, b->ctx.err.message) ||
+		      a->ctx.err.offset != b->ctx.err.offset || a->ctx.err.line != b->ctx.err.line ||
+		      a->ctx.err.column != b->ctx.err.column || a->ctx.err.where != b->ctx.err.where))
+		abort();
+	if (!a->rc && (a->dump_size != b->dump_size ||
+		       (b->dump_size && memcmp(a->dump, b->dump, b->dump_size))))
+		abort();
+}
+
 void fuzz_check_halves(const struct pc_reader *reader, const uint8_t *data, size_t size)
 {
 	const char *path = fuzz_temp_file(0, data, size);
 	struct outcome halves, one;
 
-	read_file(reader, path, 2, &halves);
-	read_file(reader, path, 1, &one);
-	if (halves.rc != one.rc || !same_warnings(&halves.ctx, &one.ctx))
-		abort();
-	if (halves.rc && (strcmp(halves.ctx.err.message, one.ctx.err.message) ||
-			  halves.ctx.err.offset != one.ctx.err.offset ||
-			  halves.ctx.err.line != one.ctx.err.line ||
-			  halves.ctx.err.column != one.ctx.err.column ||
-			  halves.ctx.err.where != one.ctx.err.where))
-		abort();
-	if (!halves.rc && (halves.dump_size != one.dump_size ||
-			   (one.dump_size && memcmp(halves.dump, one.dump, one.dump_size))))
-		abort();
+	read_file(reader, path, 2, NULL, NULL, &halves);
+	read_file(reader, path, 1, NULL, NULL, &one);
+	check_same(&halves, &one);
 	free(halves.dump);
+	free(one.dump);
+}
+
+void fuzz_check_option(const struct pc_reader *reader, const uint8_t *data, size_t size,
+		       const char *name, const char *value)
+{
+	const char *path = fuzz_temp_file(0, data, size);
+	struct outcome plain, two, one;
+
+	read_file(reader, path, 2, NULL, NULL, &plain);
+	read_file(reader, path, 2, name, value, &two);
+	read_file(reader, path, 1, name, value, &one);
+	check_same(&plain, &two);
+	check_same(&plain, &one);
+	free(plain.dump);
+	free(two.dump);
 	free(one.dump);
 }
