@@ -234,11 +234,17 @@ bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time,
 	return false;
 }
 
-bool etl_thread_known(const struct etl_reader *r, uint32_t tid, uint64_t time)
+int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *first)
 {
 	size_t at = threads_after(r, tid, time);
 
-	return at > 0 && r->threads[at - 1].tid == tid;
+	if (at > 0 && r->threads[at - 1].tid == tid)
+		return 1;
+	if (at < r->nthreads && r->threads[at].tid == tid) {
+		*first = r->threads[at].time;
+		return 0;
+	}
+	return -1;
 }
 
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time)

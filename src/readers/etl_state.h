@@ -325,8 +325,11 @@ void etl_sort_threads(struct etl_reader *r);
  * then (else its first).
  */
 bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid);
-/* Whether thread tid has a Thread event at or before time (the threads in order). */
-bool etl_thread_known(const struct etl_reader *r, uint32_t tid, uint64_t time);
+/*
+ * Whether thread tid has a Thread event at or before time (1), only later
+ * ones (0: the first of them at *first), or none (-1); the threads in order.
+ */
+int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *first);
 /* The name of process pid at time: its last Process event at or before then, else its first. */
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time);
 

@@ -13,7 +13,8 @@
  * retired: counted in the group of its key (etl_sample_key, as a read of
  * the whole trace makes it), unless it may still get such a user stack (a
  * kernel stack and no user one, in a thread of neither the Idle nor the
- * System process) or its thread has no Thread event at or before it yet.
+ * System process) or its thread's process is that of a first Thread
+ * event after it that an earlier one may still replace.
  * Samples that share their (time, thread), as the Idle threads of several
  * processors do (all tid 0), are retired together or not at all. The key
  * definitions, which a trace mostly gives at its end, come from a first
@@ -30,8 +31,9 @@
  * its processor, or of a processor past the header's count; a fragment
  * with no sample of its (time, thread) at a step, at or before the last
  * retired sample of its thread (it may be a retired sample's); a Thread
- * event dated before the watermark that would give a thread with retired
- * samples another process.
+ * event dated before the watermark (a rundown) that would give a thread
+ * with retired samples another process, or any Thread event of a thread
+ * whose samples were retired before one named it.
  */
 #include "readers/etl_state.h"
 
@@ -66,6 +68,13 @@ struct retired_thread {
 	uint32_t tid, pid;
 	uint64_t last;
 	bool mixed;                 /* its retired samples are of more than one process */
+	bool unnamed;               /* some were retired before any Thread event named it */
+};
+
+/* A Thread event read, for the next step to check against the retired threads. */
+struct thread_event {
+	struct thread t;
+	bool before_watermark;      /* dated before the watermark when it was read */
 };
 
 /*
@@ -84,8 +93,8 @@ struct step {
 	size_t threads_cap;
 	uint64_t *bounds;           /* the epochs' starts known */
 	size_t nbounds, bounds_cap;
-	struct thread *late;        /* Thread events dated before an earlier watermark */
-	size_t nlate, late_cap;
+	struct thread_event *thread_events; /* read since the step before */
+	size_t nthread_events, thread_events_cap;
 	struct sample_key *keys;    /* of the samples before the watermark */
 	size_t keys_cap;
 	uint64_t *hashes;           /* theirs */
@@ -108,8 +117,8 @@ struct etl_stream {
 	size_t next_step;           /* samples read since the last step that start one */
 	struct step step;
 	struct pc_threads *worker;  /* running step, or NULL */
-	struct thread *late;        /* Thread events dated before the watermark, for the next step */
-	size_t nlate, late_cap;
+	struct thread_event *thread_events; /* read since the last step started */
+	size_t nthread_events, thread_events_cap;
 	struct stream_group *groups;
 	size_t ngroups, groups_cap;
 	struct pc_index group_index;
@@ -172,10 +181,10 @@ void etl_stream_free(struct etl_reader *r)
 	free(st->step.fragments);
 	free(st->step.threads);
 	free(st->step.bounds);
-	free(st->step.late);
+	free(st->step.thread_events);
 	free(st->step.keys);
 	free(st->step.hashes);
-	free(st->late);
+	free(st->thread_events);
 	free(st->groups);
 	free(st->retired);
 	free(st);
@@ -218,9 +227,11 @@ void etl_stream_thread(struct etl_reader *r, const struct thread *t)
 {
 	struct etl_stream *st = r->stream;
 
-	if (t->tid && t->time < st->watermark) {
-		pc_grow(&st->late, &st->late_cap, st->nlate + 1, sizeof(*st->late));
-		st->late[st->nlate++] = *t;
+	if (t->tid) {
+		pc_grow(&st->thread_events, &st->thread_events_cap, st->nthread_events + 1,
+			sizeof(*st->thread_events));
+		st->thread_events[st->nthread_events++] =
+			(struct thread_event){ *t, t->time < st->watermark };
 	}
 }
 
@@ -254,14 +265,18 @@ static uint32_t retired_thread(struct etl_stream *st, const struct sample_key *k
 }
 
 /*
- * Whether a Thread event dated before an earlier watermark may give
- * samples already retired another process than they were given.
+ * Whether a Thread event may give samples already retired another process
+ * than they were given: any event of a thread retired unnamed (its first
+ * names them all), one dated before the watermark (a rundown) of another
+ * process. Later events change no retired sample's "last event at or
+ * before it".
  */
-static bool changes_retired(const struct etl_stream *st, const struct thread *t)
+static bool changes_retired(const struct etl_stream *st, const struct thread_event *ev)
 {
-	const struct retired_thread *rt = find_retired(st, t->tid);
+	const struct retired_thread *rt = find_retired(st, ev->t.tid);
 
-	return rt && (rt->mixed || rt->pid != t->pid);
+	return rt && (rt->unnamed ||
+		      (ev->before_watermark && (rt->mixed || rt->pid != ev->t.pid)));
 }
 
 static bool group_equal(const void *ctx, uint32_t id, const void *key)
@@ -277,9 +292,12 @@ static bool before_first(const struct sample *s, const struct stream_group *g)
 	return s->cpu < g->cpu;
 }
 
-/* Counts sample s, of key k (of hash hash), retired: in its group and in its thread. */
+/*
+ * Counts sample s, of key k (of hash hash), retired: in its group and in
+ * its thread (unnamed: no Thread event names it yet).
+ */
 static void count_retired(struct etl_stream *st, const struct sample *s, const struct sample_key *k,
-			  uint64_t hash)
+			  uint64_t hash, bool unnamed)
 {
 	uint32_t at = pc_index_find(&st->group_index, hash, group_equal, st, k);
 	struct retired_thread *rt;
@@ -296,6 +314,7 @@ static void count_retired(struct etl_stream *st, const struct sample *s, const s
 	}
 	g = &st->groups[at - 1];
 	rt = &st->retired[g->thread];
+	rt->unnamed |= unnamed;
 	if (s->time > rt->last)
 		rt->last = s->time;
 	if (before_first(s, g)) { /* a sample held back, retired late */
@@ -318,15 +337,29 @@ static bool same_moment(const struct sample *a, const struct sample *b)
 	return a->time == b->time && a->tid == b->tid;
 }
 
-/* Whether sample s (before the watermark), of key k, may be retired now. */
+/*
+ * Whether sample s (before the watermark w), of key k, may be retired now;
+ * *unnamed when no Thread event names its thread yet.
+ */
 static bool may_retire(const struct etl_reader *view, const struct sample *s,
-		       const struct sample_key *k)
+		       const struct sample_key *k, uint64_t w, bool *unnamed)
 {
 	bool waits_for_user = is_kernel_address(view, s->ip) && k->kernel && !k->user &&
 			      !s->in_dpc_or_isr && k->pid != IDLE_PID && k->pid != SYSTEM_PID;
+	uint64_t first;
 
-	if (s->tid && !etl_thread_known(view, s->tid, s->time))
-		return false;
+	*unnamed = false;
+	switch (s->tid ? etl_thread_at(view, s->tid, s->time, &first) : 1) {
+	case 0: /* its process is its thread's first event's, which an earlier one may change */
+		if (first >= w)
+			return false;
+		break;
+	case -1:
+		*unnamed = true;
+		break;
+	default:
+		break;
+	}
 	return !waits_for_user;
 }
 
@@ -339,14 +372,14 @@ static void retire_moment(struct etl_stream *st, struct step *job, size_t first,
 {
 	struct sample *s = &job->samples[first];
 	const struct sample_key *keys = &job->keys[first];
-	bool retire = true;
+	bool retire = true, unnamed = false; /* the thread of all n */
 
 	for (size_t i = 0; i < n && job->w != UINT64_MAX && retire; i++)
-		retire = may_retire(&job->view, &s[i], &keys[i]);
+		retire = may_retire(&job->view, &s[i], &keys[i], job->w, &unnamed);
 	for (size_t i = 0; i < n; i++) {
 		s[i].retired = retire;
 		if (retire)
-			count_retired(st, &s[i], &keys[i], job->hashes[first + i]);
+			count_retired(st, &s[i], &keys[i], job->hashes[first + i], unnamed);
 	}
 }
 
@@ -436,10 +469,10 @@ static void run_step(struct etl_stream *st, struct step *job)
 	struct epochs epochs = { job->bounds, job->nbounds };
 	size_t n = 0;
 
-	for (size_t i = 0; i < job->nlate && !job->failed; i++)
-		if (changes_retired(st, &job->late[i]))
+	for (size_t i = 0; i < job->nthread_events && !job->failed; i++)
+		if (changes_retired(st, &job->thread_events[i]))
 			job->failed = "a Thread event gives samples already counted another process";
-	job->nlate = 0;
+	job->nthread_events = 0;
 	etl_sort_samples(view);
 	job->undefined += etl_resolve_fragments(view, &st->first, view->fragments,
 						view->nfragments, st->hints);
@@ -507,7 +540,7 @@ static void append(void *items, size_t *have, size_t *cap, const void *from, siz
 /*
  * Hands the samples and fragments read since the last step to a new one,
  * with what it reads of the trace: the threads, the epochs' starts (every
- * image load and unload: the end of time too) and the late Thread events.
+ * image load and unload: the end of time too) and the Thread events read since.
  */
 static void fill_step(struct etl_reader *r, struct step *job, uint64_t w)
 {
@@ -541,8 +574,9 @@ static void fill_step(struct etl_reader *r, struct step *job, uint64_t w)
 		job->bounds[nbounds++] = r->unloads[i].time;
 	job->bounds[nbounds++] = UINT64_MAX;
 	job->nbounds = nbounds;
-	append(&job->late, &job->nlate, &job->late_cap, st->late, st->nlate, sizeof(*st->late));
-	st->nlate = 0;
+	append(&job->thread_events, &job->nthread_events, &job->thread_events_cap,
+	       st->thread_events, st->nthread_events, sizeof(*st->thread_events));
+	st->nthread_events = 0;
 	job->w = w;
 	if (w != UINT64_MAX && w > st->watermark)
 		st->watermark = w;

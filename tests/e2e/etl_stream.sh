@@ -14,7 +14,10 @@
 #             sample (the later stack wins), counted long before
 #   rethread  a buffer at the end with a Thread rundown putting that
 #             sample's thread in another process
-# (reading stray and rethread whole gives another profile than paths:
+#   named     a buffer at the end with the first Thread event of a thread
+#             whose samples came before any (the whole read gives them all
+#             its process)
+# (reading stray, rethread and named whole gives another profile than paths:
 # the stream could not have given it); and large cut 5,000 bytes short,
 # which gives the same located error, exit 1 and no output streamed.
 # For each trace, on one thread and on two: `--etl-stream-mib 1` gives
@@ -91,6 +94,10 @@ open(out + "/stray.etl", "wb").write(data + tail_buffer(0, end, E.perfinfo_event
 other = 1300 if early["pid"] != 1300 else 1200
 rundown = E.system_event(0x0504, early["tid"], other, end, E.thread_payload(8, other, early["tid"]))
 open(out + "/rethread.etl", "wb").write(data + tail_buffer(1, end, rundown))
+
+unnamed = next(x["tid"] for x in s.samples if x["tid"] and x["tid"] not in s.threads)
+start = E.system_event(E.H_THREAD_START, unnamed, 1300, end, E.thread_payload(8, 1300, unnamed))
+open(out + "/named.etl", "wb").write(data + tail_buffer(1, end, start))
 PY
 
 # converts TRACE THREADS: default and streamed, dump, folded and pprof
@@ -120,12 +127,12 @@ for threads in 1 2; do
 	done
 	held=$(sed -n 's/.*at most \([0-9]*\) held at once$/\1/p' "$tmp/paths.err")
 	[ -n "$held" ] && [ "$held" -lt 6000 ] || fail "paths, $threads thread(s): ${held:-?} of 12000 samples held at once"
-	for trace in swap stray rethread; do
+	for trace in swap stray rethread named; do
 		converts "$trace" "$threads"
 		case $trace in
 		swap) why="a processor's events go back in time" ;;
 		stray) why="a stack fragment comes after its sample was counted" ;;
-		rethread) why="a Thread event gives samples already counted another process" ;;
+		rethread | named) why="a Thread event gives samples already counted another process" ;;
 		esac
 		grep -q "^profconv: etl: $why: the trace is read again, whole$" "$tmp/$trace.err" ||
 			{ fail "$trace: -v does not say why the stream gave way:"; cat "$tmp/$trace.err"; }
@@ -133,6 +140,7 @@ for threads in 1 2; do
 done
 cmp -s "$tmp/paths.whole.folded" "$tmp/stray.whole.folded" && fail "stray: reads as paths does"
 cmp -s "$tmp/paths.whole.folded" "$tmp/rethread.whole.folded" && fail "rethread: reads as paths does"
+cmp -s "$tmp/paths.whole.dump" "$tmp/named.whole.dump" && fail "named: reads as paths does"
 cmp -s "$tmp/paths.whole.folded" "$tmp/swap.whole.folded" || fail "swap: does not read as paths does"
 
 # a trace cut short: the same error and exit status streamed, no output
@@ -160,4 +168,4 @@ cmp -s "$tmp/paths.whole.folded" "$tmp/times.folded" || fail "paths with --times
 grep -q "as a stream" "$tmp/times.err" && fail "a model keeping times was streamed"
 
 [ "$failures" -eq 0 ] || exit 1
-echo "etl_stream: 3 traces streamed as read whole, 3 read again whole saying why, on 1 and 2 threads"
+echo "etl_stream: 3 traces streamed as read whole, 4 read again whole saying why, on 1 and 2 threads"
