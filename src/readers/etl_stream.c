@@ -50,7 +50,7 @@
 #ifndef ETL_STREAM_STEP_MIN
 #define ETL_STREAM_STEP_MIN 256
 #endif
-#define STEP_MAX 32768
+#define STEP_MAX 16384
 #ifndef ETL_STREAM_STEP_BYTES
 #define ETL_STREAM_STEP_BYTES 4096
 #endif
