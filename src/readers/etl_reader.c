@@ -287,7 +287,10 @@ static void on_interval(struct etl_reader *r, const struct etl_event *ev)
 
 static void on_thread(struct etl_reader *r, const struct etl_event *ev)
 {
-	struct thread t = { .pid = etl_u32(ev, 0), .tid = etl_u32(ev, 4), .time = ev->time };
+	struct thread t = {
+		.pid = etl_u32(ev, 0), .tid = etl_u32(ev, 4), .time = ev->time,
+		.order = (uint32_t)r->nthreads,
+	};
 
 	if (ev->hook == HOOK_THREAD_DCSTART || ev->hook == HOOK_THREAD_DCEND)
 		t.time = 0; /* a rundown: it was there before */
@@ -602,7 +605,6 @@ static void reader_release(struct etl_reader *r)
 	etl_stream_free(r);
 	free(r->samples);
 	free(r->fragments);
-	free(r->fragments2);
 	free(r->keys);
 	pc_seqs_release(&r->raw);
 	pc_seqs_release(&r->raw_second);
@@ -760,7 +762,7 @@ static void *resolve_second(void *arg)
  * definitions and samples, each range's sorted by sort_collected, merged
  * into the first's (the arrays a sequential read sorts, but for the
  * sequence ids); every key reference resolved (each range's on a thread
- * of its own); its fragments kept apart, sorted (r->fragments2); its raw
+ * of its own), then its fragments merged into the first's too; its raw
  * sequences kept beside the first's; and the events it left handled now,
  * in order.
  */
@@ -782,10 +784,8 @@ static void take_second_range(struct etl_reader *r, struct second_range *s)
 	pc_threads_join(thread);
 	pc_index_release(&first);
 	r->undefined_keys += job.undefined;
-	r->fragments2 = s->r.fragments;
-	r->nfragments2 = s->r.nfragments;
-	s->r.fragments = NULL;
-	s->r.nfragments = 0;
+	merge_items(&r->fragments, &r->nfragments, &r->fragments_cap, &s->r.fragments,
+		    &s->r.nfragments, sizeof(*r->fragments), compare_fragments);
 	pc_seqs_release(&r->raw_second);
 	r->raw_second = s->r.raw;
 	pc_seqs_init(&s->r.raw);

@@ -194,7 +194,9 @@ static int compare_threads(const void *a, const void *b)
 
 	if (x->tid != y->tid)
 		return x->tid < y->tid ? -1 : 1;
-	return (x->time > y->time) - (x->time < y->time);
+	if (x->time != y->time)
+		return x->time < y->time ? -1 : 1;
+	return (x->order > y->order) - (x->order < y->order);
 }
 
 void etl_sort_threads(struct etl_reader *r)
@@ -383,17 +385,13 @@ static void pick_from(const struct etl_reader *r, const struct fragment *fragmen
 	}
 }
 
-/*
- * The sample's fragments: the last kernel one and the last user one of its
- * (time, thread), the second range's after the first's.
- */
+/* The sample's fragments: the last kernel one and the last user one of its (time, thread). */
 static void pick_fragments(const struct etl_reader *r, struct key_cursor *c,
 			   const struct sample *s, bool shared, const struct fragment **kernel,
 			   const struct fragment **user)
 {
 	*kernel = *user = NULL;
 	pick_from(r, r->fragments, r->nfragments, &c->fragment, s, shared, kernel, user);
-	pick_from(r, r->fragments2, r->nfragments2, &c->fragment2, s, shared, kernel, user);
 }
 
 void etl_sample_key(const struct etl_reader *r, const struct epochs *epochs,

@@ -109,6 +109,7 @@ struct stack_memo {
 struct thread {
 	uint32_t tid, pid;
 	uint64_t time;
+	uint32_t order;             /* read order: ties of (tid, time) keep it */
 };
 
 /*
@@ -128,7 +129,7 @@ struct sample_key {
 
 /* Where the keys of samples in time order are: both only move forward. */
 struct key_cursor {
-	size_t fragment, fragment2;   /* first_fragment's, in each array */
+	size_t fragment;              /* first_fragment's */
 	size_t epoch;                 /* epochs at or before the last sample's time */
 };
 
@@ -164,13 +165,6 @@ struct etl_reader {
 	size_t nsamples, samples_cap;
 	struct fragment *fragments;
 	size_t nfragments, fragments_cap;
-	/*
-	 * The second range's fragments, sorted, kept apart: a sample's are
-	 * looked for in both arrays, the first range's first, as a merge of
-	 * the two would put them.
-	 */
-	struct fragment *fragments2;
-	size_t nfragments2;
 	struct key_definition *keys;
 	size_t nkeys, keys_cap;
 	struct pc_seqs raw;         /* addresses of fragments and key definitions, as u32 pairs */

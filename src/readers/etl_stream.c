@@ -89,9 +89,9 @@ struct step {
 	size_t samples_cap;
 	struct fragment *fragments;
 	size_t fragments_cap;
-	struct thread *threads;
-	size_t threads_cap;
-	uint64_t *bounds;           /* the epochs' starts known */
+	struct thread *threads;     /* every Thread event read */
+	size_t nthreads, threads_cap;
+	uint64_t *bounds;           /* the epochs' starts known: image loads and unloads */
 	size_t nbounds, bounds_cap;
 	struct thread_event *thread_events; /* read since the step before */
 	size_t nthread_events, thread_events_cap;
@@ -99,7 +99,8 @@ struct step {
 	size_t keys_cap;
 	uint64_t *hashes;           /* theirs */
 	size_t hashes_cap;
-	uint64_t w;                 /* the watermark: UINT64_MAX at the end */
+	uint64_t w;                 /* the watermark */
+	bool last;                  /* the trace's end: every sample is counted */
 	uint64_t undefined;         /* key references never defined */
 	const char *failed;         /* why the stream fails, or NULL */
 	atomic_bool done;
@@ -111,6 +112,7 @@ struct etl_stream {
 	struct pc_index first;      /* key -> its first definition + 1 */
 	uint32_t *hints;            /* etl_resolve_fragments's, kept from step to step */
 	uint64_t *cpu_last;         /* each processor's last event time */
+	uint32_t cpus_seen;         /* the processors with an event */
 	uint32_t ncpus;
 	uint64_t watermark;         /* of the last step started */
 	size_t step_size;
@@ -128,6 +130,7 @@ struct etl_stream {
 	struct pc_index retired_index;
 	uint64_t nsamples, first_time, last_time;
 	size_t most_held;           /* the most samples a step took at once */
+	size_t threads_taken, images_taken, unloads_taken; /* by the steps so far */
 };
 
 bool etl_stream_start(struct etl_reader *r, const struct pc_input *in)
@@ -219,6 +222,8 @@ bool etl_stream_note(struct etl_reader *r, const struct etl_event *ev)
 		etl_stream_fail(r, "a processor's events go back in time");
 	if (st->failed)
 		return false;
+	if (!st->cpu_last[ev->cpu] && ev->time) /* (a first event at time 0 goes uncounted) */
+		st->cpus_seen++;
 	st->cpu_last[ev->cpu] = ev->time;
 	return true;
 }
@@ -374,7 +379,7 @@ static void retire_moment(struct etl_stream *st, struct step *job, size_t first,
 	const struct sample_key *keys = &job->keys[first];
 	bool retire = true, unnamed = false; /* the thread of all n */
 
-	for (size_t i = 0; i < n && job->w != UINT64_MAX && retire; i++)
+	for (size_t i = 0; i < n && !job->last && retire; i++)
 		retire = may_retire(&job->view, &s[i], &keys[i], job->w, &unnamed);
 	for (size_t i = 0; i < n; i++) {
 		s[i].retired = retire;
@@ -425,7 +430,8 @@ static bool stray_fragment(const struct etl_stream *st, const struct step *job)
 {
 	size_t j = 0;
 
-	for (size_t i = 0; i < job->view.nfragments && job->fragments[i].time < job->w; i++) {
+	for (size_t i = 0; i < job->view.nfragments && (job->last || job->fragments[i].time < job->w);
+	     i++) {
 		const struct fragment *f = &job->fragments[i];
 		const struct retired_thread *rt;
 
@@ -443,9 +449,10 @@ static void keep_fragments(struct step *job)
 
 	for (size_t i = 0; i < job->view.nfragments; i++) {
 		const struct fragment *f = &job->fragments[i];
-		const struct sample *s = f->time < job->w ? moment_of(&job->view, &j, f) : NULL;
+		bool before = job->last || f->time < job->w;
+		const struct sample *s = before ? moment_of(&job->view, &j, f) : NULL;
 
-		if (f->time >= job->w || (s && !s->retired))
+		if (!before || (s && !s->retired))
 			job->fragments[kept++] = *f;
 	}
 	job->view.nfragments = kept;
@@ -482,10 +489,8 @@ static void run_step(struct etl_stream *st, struct step *job)
 		return;
 	etl_sort_threads(view);
 	qsort(job->bounds, job->nbounds, sizeof(*job->bounds), compare_u64);
-	while (n < view->nsamples && job->samples[n].time < job->w)
+	while (n < view->nsamples && (job->last || job->samples[n].time < job->w))
 		n++;
-	if (job->w == UINT64_MAX)
-		n = view->nsamples;
 	pc_grow(&job->keys, &job->keys_cap, n, sizeof(*job->keys));
 	pc_grow(&job->hashes, &job->hashes_cap, n, sizeof(*job->hashes));
 	for (size_t i = 0; i < n; i++) {
@@ -539,19 +544,17 @@ static void append(void *items, size_t *have, size_t *cap, const void *from, siz
 
 /*
  * Hands the samples and fragments read since the last step to a new one,
- * with what it reads of the trace: the threads, the epochs' starts (every
- * image load and unload: the end of time too) and the Thread events read since.
+ * with what it reads of the trace, as its own copies: the Thread events
+ * and the epochs' starts (image loads and unloads, and the end of time)
+ * read since the last step, added to those before (the step sorts them).
  */
-static void fill_step(struct etl_reader *r, struct step *job, uint64_t w)
+static void fill_step(struct etl_reader *r, struct step *job, uint64_t w, bool last)
 {
 	struct etl_stream *st = r->stream;
 	size_t held_samples = job->view.nsamples, held_fragments = job->view.nfragments;
-	size_t nthreads = 0, nbounds = 0;
 
 	job->view = *r;
 	job->view.stream = st;
-	job->view.fragments2 = NULL;
-	job->view.nfragments2 = 0;
 	job->view.nsamples = held_samples;
 	job->view.nfragments = held_fragments;
 	append(&job->samples, &job->view.nsamples, &job->samples_cap, r->samples, r->nsamples,
@@ -563,27 +566,32 @@ static void fill_step(struct etl_reader *r, struct step *job, uint64_t w)
 	if (job->view.nsamples > st->most_held)
 		st->most_held = job->view.nsamples;
 	r->nsamples = r->nfragments = 0;
-	append(&job->threads, &nthreads, &job->threads_cap, r->threads, r->nthreads,
-	       sizeof(*r->threads));
+	append(&job->threads, &job->nthreads, &job->threads_cap, r->threads + st->threads_taken,
+	       r->nthreads - st->threads_taken, sizeof(*r->threads));
+	st->threads_taken = r->nthreads;
 	job->view.threads = job->threads;
-	job->view.nthreads = nthreads;
-	pc_grow(&job->bounds, &job->bounds_cap, r->nimages + r->nunloads + 1, sizeof(*job->bounds));
-	for (size_t i = 0; i < r->nimages; i++)
-		job->bounds[nbounds++] = r->images[i].loaded;
-	for (size_t i = 0; i < r->nunloads; i++)
-		job->bounds[nbounds++] = r->unloads[i].time;
-	job->bounds[nbounds++] = UINT64_MAX;
-	job->nbounds = nbounds;
+	job->view.nthreads = job->nthreads;
+	if (!job->nbounds) { /* the end of time */
+		pc_grow(&job->bounds, &job->bounds_cap, 1, sizeof(*job->bounds));
+		job->bounds[job->nbounds++] = UINT64_MAX;
+	}
+	pc_grow(&job->bounds, &job->bounds_cap, job->nbounds + r->nimages - st->images_taken +
+		r->nunloads - st->unloads_taken, sizeof(*job->bounds));
+	for (; st->images_taken < r->nimages; st->images_taken++)
+		job->bounds[job->nbounds++] = r->images[st->images_taken].loaded;
+	for (; st->unloads_taken < r->nunloads; st->unloads_taken++)
+		job->bounds[job->nbounds++] = r->unloads[st->unloads_taken].time;
 	append(&job->thread_events, &job->nthread_events, &job->thread_events_cap,
 	       st->thread_events, st->nthread_events, sizeof(*st->thread_events));
 	st->nthread_events = 0;
 	job->w = w;
-	if (w != UINT64_MAX && w > st->watermark)
+	job->last = last;
+	if (!last && w > st->watermark)
 		st->watermark = w;
 }
 
 /* Starts a step on a worker, or does it at once when there is none to be had. */
-static void start_step(struct etl_reader *r, uint64_t w)
+static void start_step(struct etl_reader *r, uint64_t w, bool last)
 {
 	struct etl_stream *st = r->stream;
 
@@ -592,10 +600,10 @@ static void start_step(struct etl_reader *r, uint64_t w)
 		st->hints = pc_xcalloc(r->nkeys + 1, sizeof(*st->hints));
 		st->indexed = true;
 	}
-	fill_step(r, &st->step, w);
+	fill_step(r, &st->step, w, last);
 	st->step.failed = NULL;
 	atomic_store_explicit(&st->step.done, false, memory_order_relaxed);
-	if (pc_ctx_threads(r->ctx) >= 2 && w != UINT64_MAX) {
+	if (pc_ctx_threads(r->ctx) >= 2 && !last) {
 		st->worker = pc_threads_start(1, run_step_worker, (void *const[]){ st }, false);
 		if (pc_threads_count(st->worker)) {
 			if (r->ctx->threads_used < 2)
@@ -625,7 +633,7 @@ void etl_stream_sample_added(struct etl_reader *r)
 		return;
 	st->next_step = st->step.view.nsamples > st->step_size ? st->step.view.nsamples :
 			st->step_size;
-	start_step(r, watermark(st));
+	start_step(r, watermark(st), false);
 }
 
 bool etl_stream_finish(struct etl_reader *r)
@@ -633,11 +641,15 @@ bool etl_stream_finish(struct etl_reader *r)
 	struct etl_stream *st = r->stream;
 
 	if (join_step(r))
-		start_step(r, UINT64_MAX);
+		start_step(r, UINT64_MAX, true);
 	if (!join_step(r))
 		return false;
 	pc_note(r->ctx, "etl: read as a stream: %llu samples counted in %zu groups, at most %zu "
 		"held at once", (unsigned long long)st->nsamples, st->ngroups, st->most_held);
+	if (st->cpus_seen < st->ncpus)
+		pc_note(r->ctx, "etl: %u of the header's %u processors logged no event of a known "
+			"time: every sample was held to the end", st->ncpus - st->cpus_seen,
+			st->ncpus);
 	return true;
 }
 

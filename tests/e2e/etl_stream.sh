@@ -18,8 +18,17 @@
 #             whose samples came before any (the whole read gives them all
 #             its process)
 # (reading stray, rethread and named whole gives another profile than paths:
-# the stream could not have given it); and large cut 5,000 bytes short,
-# which gives the same located error, exit 1 and no output streamed.
+# the stream could not have given it); large cut 5,000 bytes short, which
+# gives the same located error, exit 1 and no output streamed; and two
+# made by hand, read alike whole and streamed, on one thread and two:
+#   maxtime   1,000 Idle samples at time 2^64-1 early in the trace (every
+#             processor's last time is then the largest there is, while
+#             the trace goes on: a rundown names an earlier sample's thread,
+#             a user stack comes for a sample at 2^64-1)
+#   order     one user stack of a sample twice, on processor 1 early in
+#             the file and on processor 0 at the end of its 5 MB (two
+#             ranges when read whole on two threads): the processors order
+#             them, not the file, so processor 1's wins
 # For each trace, on one thread and on two: `--etl-stream-mib 1` gives
 # the same -t dump, folded and pprof bytes as the default (whole: these
 # traces are under 256 MiB), and -v says "etl: read as a stream" with the
@@ -98,6 +107,58 @@ open(out + "/rethread.etl", "wb").write(data + tail_buffer(1, end, rundown))
 unnamed = next(x["tid"] for x in s.samples if x["tid"] and x["tid"] not in s.threads)
 start = E.system_event(E.H_THREAD_START, unnamed, 1300, end, E.thread_payload(8, 1300, unnamed))
 open(out + "/named.etl", "wb").write(data + tail_buffer(1, end, start))
+
+# hand-made: process 100 (a.exe at EXE), the kernel image, untracked filler events
+EXE, KBASE, T0, MAX = 0x7FF600000000, 0xFFFFF80000000000, E.HEADER_TIME + 1, (1 << 64) - 1
+
+def made(buffer_size=65536):
+    tr = E.Trace(p=8, cpus=2, buffer_size=buffer_size)
+    tr.add(0, T0, E.system_event(E.H_PROCESS_DCSTART, 0, 100, T0,
+                                 E.process_payload(8, 100, 4, "a.exe")))
+    tr.add(0, T0, E.system_event(E.H_IMAGE_DCSTART, 0, 100, T0,
+                                 E.image_payload(8, EXE, 0x100000, 100, "\\a.exe")))
+    tr.add(0, T0, E.system_event(E.H_IMAGE_DCSTART, 0, 0, T0,
+                                 E.image_payload(8, KBASE, 0x1000000, 0, "\\nt.exe")))
+    return tr
+
+def sample(tr, cpu, at, time, tid, ip):
+    tr.add(cpu, at, E.perfinfo_event(E.H_SAMPLE, time, E.sample_payload(8, ip, tid)))
+
+def user_stack(tr, cpu, at, time, tid, frames):
+    tr.add(cpu, at, E.perfinfo_event(E.H_STACK, at, E.stack_payload(8, time, 100, tid, frames)))
+
+def filler(tr, cpu, time, size):
+    for _ in range(size // 4000):
+        tr.add(cpu, time, E.system_event(0x0A0B, 0, 0, time, bytes(4000 - 0x20)))
+
+# maxtime: 1,000 Idle samples at time 2^64-1 before the trace goes on (every
+# processor's last time is then the largest there is), then the rundown of
+# thread 555, whose sample came first, and a user stack for a sample at 2^64-1
+t = T0 + 1000
+tr = made(4096)
+tr.add(0, T0, E.system_event(E.H_THREAD_DCSTART, 101, 100, T0, E.thread_payload(8, 100, 101)))
+sample(tr, 0, t, t, 555, EXE + 0x1000)
+sample(tr, 0, t + 5, MAX, 101, EXE + 0x3000)
+for i in range(1000):
+    sample(tr, i % 2, t + 10 + i, MAX, 0, KBASE + 0x100)
+tr.add(0, t + 2000, E.system_event(E.H_THREAD_DCSTART, 555, 100, MAX, E.thread_payload(8, 100, 555)))
+tr.add(0, t + 2000, E.perfinfo_event(E.H_STACK, MAX, E.stack_payload(8, MAX, 100, 101,
+                                                                     [EXE + 0x2222, EXE + 0x2223])))
+filler(tr, 1, t + 3000, 1200000)
+open(out + "/maxtime.etl", "wb").write(tr.build()[0])
+
+# order: a thread named after its sample, whose user stack comes twice: on
+# processor 1 early in the file, on processor 0 at its end, past the middle
+# of a 5 MB file (read whole in two ranges on two threads): the processors
+# order the two, not the file (the last wins: processor 1's)
+tr = made()
+tr.add(0, t + 5, E.system_event(E.H_THREAD_START, 101, 100, t + 5, E.thread_payload(8, 100, 101)))
+sample(tr, 0, t, t, 101, EXE + 0x1000)
+user_stack(tr, 1, t + 1, t, 101, [EXE + 0x1111, EXE + 0x1112])
+filler(tr, 1, t + 2, 5 << 20)
+user_stack(tr, 0, t + 10**6, t, 101, [EXE + 0x2222, EXE + 0x2223])
+tr.add(1, t + 10**6 + 1, E.system_event(0x0A0B, 0, 0, t + 10**6 + 1, b"x" * 8))
+open(out + "/order.etl", "wb").write(tr.build()[0])
 PY
 
 # converts TRACE THREADS: default and streamed, dump, folded and pprof
@@ -142,6 +203,20 @@ cmp -s "$tmp/paths.whole.folded" "$tmp/stray.whole.folded" && fail "stray: reads
 cmp -s "$tmp/paths.whole.folded" "$tmp/rethread.whole.folded" && fail "rethread: reads as paths does"
 cmp -s "$tmp/paths.whole.dump" "$tmp/named.whole.dump" && fail "named: reads as paths does"
 cmp -s "$tmp/paths.whole.folded" "$tmp/swap.whole.folded" || fail "swap: does not read as paths does"
+
+# maxtime, order: read whole and streamed, on two threads and one, alike
+for trace in maxtime order; do
+	for how in "--threads 1" "--threads 2" "--etl-stream-mib 1 --threads 1" \
+		"--etl-stream-mib 1 --threads 2"; do
+		# shellcheck disable=SC2086
+		"$profconv" convert -q $how -t dump -o "$tmp/$trace.$(echo "$how" | tr -dc '0-9')" \
+			"$tmp/$trace.etl" || fail "$trace ($how): the read failed"
+	done
+	for got in "$tmp/$trace.2" "$tmp/$trace.11" "$tmp/$trace.12"; do
+		cmp -s "$tmp/$trace.1" "$got" || fail "$trace: $got differs from the whole read on one thread"
+	done
+done
+grep -q '"a.exe"+0x1111' "$tmp/order.1" || fail "order: the user stack of processor 1 does not win"
 
 # a trace cut short: the same error and exit status streamed, no output
 size=$(wc -c <"$tmp/large.etl")
