@@ -566,8 +566,10 @@ static void fill_step(struct etl_reader *r, struct step *job, uint64_t w, bool l
 	if (job->view.nsamples > st->most_held)
 		st->most_held = job->view.nsamples;
 	r->nsamples = r->nfragments = 0;
-	append(&job->threads, &job->nthreads, &job->threads_cap, r->threads + st->threads_taken,
-	       r->nthreads - st->threads_taken, sizeof(*r->threads));
+	if (r->nthreads > st->threads_taken)
+		append(&job->threads, &job->nthreads, &job->threads_cap,
+		       r->threads + st->threads_taken, r->nthreads - st->threads_taken,
+		       sizeof(*r->threads));
 	st->threads_taken = r->nthreads;
 	job->view.threads = job->threads;
 	job->view.nthreads = job->nthreads;
