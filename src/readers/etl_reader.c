@@ -202,8 +202,8 @@ static pc_str_id utf16_text(struct etl_reader *r, const struct etl_event *ev, si
 	if (at >= end)
 		return 0;
 	utf8 = pc_xmalloc(PC_UTF16_UTF8_MAX(end - at) + 1);
-	if (pc_utf16_to_utf8(ev->payload + at, end - at, PC_UTF16_LE, utf8, &len, &bad))
-		len = len; /* a lone surrogate: the text before it */
+	/* a lone surrogate stops it: len then counts the text before it */
+	(void)pc_utf16_to_utf8(ev->payload + at, end - at, PC_UTF16_LE, utf8, &len, &bad);
 	id = pc_model_intern(r->m, utf8, len);
 	free(utf8);
 	return id;
