@@ -33,7 +33,8 @@
  * retired sample of its thread (it may be a retired sample's); a Thread
  * event dated before the watermark (a rundown) that would give a thread
  * with retired samples another process, or any Thread event of a thread
- * whose samples were retired before one named it.
+ * whose samples were retired before one named it. It also gives way when
+ * its samples hardly repeat (REPEAT_CHECK_SAMPLES): it would save nothing.
  */
 #include "readers/etl_state.h"
 
@@ -58,6 +59,14 @@
 #define STEP_BACKLOG 4
 /* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
 #define STREAM_MIN_MIB 256
+/*
+ * Once this many samples are counted, a stream whose groups are more than
+ * three quarters of them (nearly every sample a stack of its own) gives
+ * way: the whole read, which then stops grouping, costs less.
+ */
+#ifndef REPEAT_CHECK_SAMPLES
+#define REPEAT_CHECK_SAMPLES 32768
+#endif
 /* How many samples on the groups of the samples being counted are asked for. */
 #define PREFETCH_AHEAD 8
 #define IDLE_PID 0
@@ -130,6 +139,7 @@ struct etl_stream {
 	struct pc_index retired_index;
 	uint64_t nsamples, first_time, last_time;
 	size_t most_held;           /* the most samples a step took at once */
+	uint64_t nretired_samples;  /* counted in the groups so far */
 	size_t threads_taken, images_taken, unloads_taken; /* by the steps so far */
 };
 
@@ -328,6 +338,7 @@ static void count_retired(struct etl_stream *st, const struct sample *s, const s
 		g->made = st->made++;
 	}
 	g->count++;
+	st->nretired_samples++;
 }
 
 static int compare_u64(const void *a, const void *b)
@@ -633,6 +644,12 @@ void etl_stream_sample_added(struct etl_reader *r)
 		return; /* the step before is still at work: the next sample asks again */
 	if (!join_step(r))
 		return;
+	if (st->nretired_samples >= REPEAT_CHECK_SAMPLES &&
+	    st->ngroups > st->nretired_samples / 4 * 3) {
+		etl_stream_fail(r, "its samples hardly repeat, so that counting them as they come "
+				"saves no memory");
+		return;
+	}
 	st->next_step = st->step.view.nsamples > st->step_size ? st->step.view.nsamples :
 			st->step_size;
 	start_step(r, watermark(st), false);
