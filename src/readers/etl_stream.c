@@ -34,7 +34,7 @@
  * event dated before the watermark (a rundown) that would give a thread
  * with retired samples another process, or any Thread event of a thread
  * whose samples were retired before one named it. It also gives way when
- * its samples hardly repeat (REPEAT_CHECK_SAMPLES): it would save nothing.
+ * its samples hardly repeat (REPEAT_CHECK_READ): it would save nothing.
  */
 #include "readers/etl_state.h"
 
@@ -60,13 +60,14 @@
 /* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
 #define STREAM_MIN_MIB 256
 /*
- * Once this many samples are counted, a stream whose groups are more than
- * three quarters of them (nearly every sample a stack of its own) gives
- * way: the whole read, which then stops grouping, costs less.
+ * At this many samples read, a step is taken at once and waited for: a
+ * stream whose groups are then more than three quarters of the samples it
+ * counted (at least REPEAT_CHECK_COUNTED: nearly every sample a stack of
+ * its own) gives way, as the whole read, which then stops grouping, costs
+ * less. The sample count makes the decision the same on any thread count.
  */
-#ifndef REPEAT_CHECK_SAMPLES
-#define REPEAT_CHECK_SAMPLES 32768
-#endif
+#define REPEAT_CHECK_READ 32768
+#define REPEAT_CHECK_COUNTED 8192
 /* How many samples on the groups of the samples being counted are asked for. */
 #define PREFETCH_AHEAD 8
 #define IDLE_PID 0
@@ -604,7 +605,7 @@ static void fill_step(struct etl_reader *r, struct step *job, uint64_t w, bool l
 }
 
 /* Starts a step on a worker, or does it at once when there is none to be had. */
-static void start_step(struct etl_reader *r, uint64_t w, bool last)
+static void start_step(struct etl_reader *r, uint64_t w, bool last, bool wait)
 {
 	struct etl_stream *st = r->stream;
 
@@ -616,7 +617,7 @@ static void start_step(struct etl_reader *r, uint64_t w, bool last)
 	fill_step(r, &st->step, w, last);
 	st->step.failed = NULL;
 	atomic_store_explicit(&st->step.done, false, memory_order_relaxed);
-	if (pc_ctx_threads(r->ctx) >= 2 && !last) {
+	if (pc_ctx_threads(r->ctx) >= 2 && !last && !wait) {
 		st->worker = pc_threads_start(1, run_step_worker, (void *const[]){ st }, false);
 		if (pc_threads_count(st->worker)) {
 			if (r->ctx->threads_used < 2)
@@ -629,30 +630,34 @@ static void start_step(struct etl_reader *r, uint64_t w, bool last)
 	run_step(st, &st->step);
 }
 
+/* Whether the samples counted so far hardly repeat (see REPEAT_CHECK_READ). */
+static bool hardly_repeat(const struct etl_stream *st)
+{
+	return st->nretired_samples >= REPEAT_CHECK_COUNTED &&
+	       st->ngroups > st->nretired_samples / 4 * 3;
+}
+
 void etl_stream_sample_added(struct etl_reader *r)
 {
 	struct etl_stream *st = r->stream;
 	uint64_t time = r->samples[r->nsamples - 1].time;
+	bool check = ++st->nsamples == REPEAT_CHECK_READ;
 
-	st->nsamples++;
 	st->first_time = time < st->first_time ? time : st->first_time;
 	st->last_time = time > st->last_time ? time : st->last_time;
-	if (r->nsamples < st->next_step)
+	if (r->nsamples < st->next_step && !check)
 		return;
 	if (st->worker && !atomic_load_explicit(&st->step.done, memory_order_acquire) &&
-	    r->nsamples < STEP_BACKLOG * st->next_step)
+	    r->nsamples < STEP_BACKLOG * st->next_step && !check)
 		return; /* the step before is still at work: the next sample asks again */
 	if (!join_step(r))
 		return;
-	if (st->nretired_samples >= REPEAT_CHECK_SAMPLES &&
-	    st->ngroups > st->nretired_samples / 4 * 3) {
-		etl_stream_fail(r, "its samples hardly repeat, so that counting them as they come "
-				"saves no memory");
-		return;
-	}
 	st->next_step = st->step.view.nsamples > st->step_size ? st->step.view.nsamples :
 			st->step_size;
-	start_step(r, watermark(st), false);
+	start_step(r, watermark(st), false, check);
+	if (check && join_step(r) && hardly_repeat(st))
+		etl_stream_fail(r, "its samples hardly repeat, so that counting them as they come "
+				"saves no memory");
 }
 
 bool etl_stream_finish(struct etl_reader *r)
@@ -660,7 +665,7 @@ bool etl_stream_finish(struct etl_reader *r)
 	struct etl_stream *st = r->stream;
 
 	if (join_step(r))
-		start_step(r, UINT64_MAX, true);
+		start_step(r, UINT64_MAX, true, true);
 	if (!join_step(r))
 		return false;
 	pc_note(r->ctx, "etl: read as a stream: %llu samples counted in %zu groups, at most %zu "

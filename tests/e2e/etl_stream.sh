@@ -10,7 +10,8 @@
 # stream reads; and five where it must give way (the last four made from
 # paths):
 #   large     the scenario's random stacks (5.5 MB, 40,000 samples): past
-#             32,768 counted about as many groups, the stream saves nothing
+#             at the 32,768th sample about as many groups as samples counted:
+#             the stream would save nothing
 #   swap      two buffers of processor 0 change places: its events go
 #             back in time
 #   stray     a buffer at the end with a second user stack for an early
