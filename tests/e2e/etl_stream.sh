@@ -9,7 +9,7 @@
 # paths (1.5 MB, 12,000 samples over a few call paths a thread), which the
 # stream reads; and five where it must give way (the last four made from
 # paths):
-#   large     the scenario's random stacks (5.5 MB, 40,000 samples): past
+#   large     the scenario's random stacks (5.5 MB, 40,000 samples):
 #             at the 32,768th sample about as many groups as samples counted:
 #             the stream would save nothing
 #   swap      two buffers of processor 0 change places: its events go
