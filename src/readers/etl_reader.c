@@ -32,7 +32,7 @@
  * `profconv info`), sample priorities and DPC/ISR flags, thread names.
  * A regular file of 4 MiB or more is read in two ranges at once
  * (read_in_parallel), with the result of one; one of --etl-stream-mib MiB
- * (256) or more is read as a stream (read_streaming, etl_stream.c), its
+ * (64) or more is read as a stream (read_streaming, etl_stream.c), its
  * samples counted as it goes, with the same result.
  */
 #include "readers/etl_state.h"
@@ -1184,7 +1184,7 @@ static const char *const etl_extensions[] = { ".etl", NULL };
 static const struct pc_option_spec etl_options[] = {
 	{ "etl-stream-mib", PC_OPTION_COUNT, "MIB",
 	  "read a trace file of MIB MiB or more as a stream, its memory for its distinct stacks "
-	  "rather than its samples (default 256)", 1u << 20 },
+	  "rather than its samples (default 64)", 1u << 20 },
 	{ NULL, PC_OPTION_FLAG, NULL, NULL, 0 },
 };
 

@@ -2,7 +2,7 @@
  * etl_stream.c - the ETL reader's samples counted into groups as the trace
  * is read, so that a long trace costs memory for its distinct stacks,
  * threads, images and stack key definitions, not for its samples. A file
- * of --etl-stream-mib MiB (256 unless given) or more is read so.
+ * of --etl-stream-mib MiB (64 unless given) or more is read so.
  *
  * A processor's buffers hold its events in time order. Once every
  * processor's events have passed a time W (the watermark: the least of
@@ -58,7 +58,7 @@
 /* Past this many steps' worth of samples, reading waits for the step at work. */
 #define STEP_BACKLOG 4
 /* A trace this big or bigger is streamed, unless --etl-stream-mib says otherwise. */
-#define STREAM_MIN_MIB 256
+#define STREAM_MIN_MIB 64
 /*
  * At this many samples read, a step is taken at once and waited for: a
  * stream whose groups are then more than three quarters of the samples it

@@ -35,7 +35,7 @@
 #             them, not the file, so processor 1's wins
 # For each trace, on one thread and on two: `--etl-stream-mib 1` gives
 # the same -t dump, folded and pprof bytes as the default (whole: these
-# traces are under 256 MiB), and -v says "etl: read as a stream" with the
+# traces are under 64 MiB), and -v says "etl: read as a stream" with the
 # sample count (paths: at most half of them held at once) or, for the
 # other five, the reason it read the trace again. A pipe and --times (a
 # model that keeps each sample's time) are never streamed.
