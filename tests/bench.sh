@@ -241,29 +241,33 @@ else
 	echo "profconv bench: perf.data skipped: perf cannot record here"
 fi
 
-# ETW: two generated traces of about 100 MB (BENCH_ETL_SAMPLES samples over
+# ETW: two generated traces of 100 MB or more (BENCH_ETL_SAMPLES samples over
 # two CPUs in 64 KiB buffers: tests/fuzz/seeds/etl_seeds.py's scenario,
 # written once into build/bench, some 40 s each): one whose stacks are of
 # random depth through several images at random addresses (nearly every
 # sample has frames of its own), one whose stacks are drawn from 50 call
 # paths per thread (few distinct stacks, as in real traces: the corpus's
-# x64 trace has 2,056 distinct stacks in 79,528 samples). Then MB/s and
+# x64 trace has 2,056 distinct stacks in 79,528 samples), and one of those
+# paths twice as long (memory read as a stream should grow with the
+# distinct stacks and key definitions, not double). Then MB/s and
 # peak RSS of profconv reading each to pprof, next to cat: as a stream
 # (the default from 64 MiB: samples counted as the trace goes, memory for
 # distinct stacks, not samples; the random trace gives way to the whole
 # read) and read whole (--etl-stream-mib 1048576).
 # Target (issue 17): >= 300 MB/s.
 echo
-for shape in random paths; do
-	etl=build/bench/generated-$shape.etl
+for shape in random paths long; do
+	nsamples=${BENCH_ETL_SAMPLES:-760000}
+	[ "$shape" = long ] && nsamples=$((2 * nsamples))
+	etl=build/bench/generated-$shape-$nsamples.etl
 	if [ ! -f "$etl" ] || [ tests/fuzz/seeds/etl_seeds.py -nt "$etl" ]; then
-		python3 -B - "$etl" "${BENCH_ETL_SAMPLES:-720000}" "$shape" <<'PY' || { echo "bench: cannot make $etl" >&2; exit 1; }
+		python3 -B - "$etl" "$nsamples" "$shape" <<'PY' || { echo "bench: cannot make $etl" >&2; exit 1; }
 import sys
 sys.path.insert(0, "tests/fuzz/seeds")
 import etl_seeds
 out, n, shape = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 scenario = etl_seeds.Scenario(p=8, cpus=2, nsamples=n, seed=5,
-                              paths=50 if shape == "paths" else None)
+                              paths=None if shape == "random" else 50)
 data = scenario.trace(buffer_size=65536, compressed=False).build()[0]
 open(out + ".tmp", "wb").write(data)
 PY
