@@ -236,14 +236,16 @@ bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time,
 	return false;
 }
 
-int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *first)
+int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *when)
 {
 	size_t at = threads_after(r, tid, time);
 
-	if (at > 0 && r->threads[at - 1].tid == tid)
+	if (at > 0 && r->threads[at - 1].tid == tid) {
+		*when = r->threads[at - 1].time;
 		return 1;
+	}
 	if (at < r->nthreads && r->threads[at].tid == tid) {
-		*first = r->threads[at].time;
+		*when = r->threads[at].time;
 		return 0;
 	}
 	return -1;

@@ -320,10 +320,11 @@ void etl_sort_threads(struct etl_reader *r);
  */
 bool etl_thread_process(const struct etl_reader *r, uint32_t tid, uint64_t time, uint32_t *pid);
 /*
- * Whether thread tid has a Thread event at or before time (1), only later
- * ones (0: the first of them at *first), or none (-1); the threads in order.
+ * Whether thread tid has a Thread event at or before time (1: the last of
+ * them at *when), only later ones (0: the first of them at *when), or none
+ * (-1); the threads in order.
  */
-int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *first);
+int etl_thread_at(const struct etl_reader *r, uint32_t tid, uint64_t time, uint64_t *when);
 /* The name of process pid at time: its last Process event at or before then, else its first. */
 pc_str_id etl_process_name(const struct etl_reader *r, uint32_t pid, uint64_t time);
 

@@ -73,12 +73,28 @@
 #define IDLE_PID 0
 #define SYSTEM_PID 4
 
-/* A thread with retired samples: the last one's time, and their process. */
+/*
+ * Where a retired sample's process came from, among its thread's Thread
+ * events read by then: the last at or before it, dated after 0 (settled:
+ * no event read later can come before it); one dated 0, a rundown, or
+ * the first after it (open: a rundown read later, also dated 0, would
+ * come before it or take its place); none (unnamed: the process its stack
+ * names, or none, until an event names the thread).
+ */
+enum thread_source { SOURCE_SETTLED, SOURCE_OPEN, SOURCE_UNNAMED };
+
+/*
+ * A thread with retired samples: the last one's time; the process of its
+ * open samples and that of its unnamed ones (see enum thread_source), or
+ * whether those were of no process or of several (any later Thread event
+ * of the right kind may then change them).
+ */
 struct retired_thread {
-	uint32_t tid, pid;
+	uint32_t tid;
 	uint64_t last;
-	bool mixed;                 /* its retired samples are of more than one process */
-	bool unnamed;               /* some were retired before any Thread event named it */
+	uint32_t open_pid, unnamed_pid;
+	bool open, unnamed;         /* it has such samples */
+	bool open_mixed, unnamed_mixed;
 };
 
 /* A Thread event read, for the next step to check against the retired threads. */
@@ -270,29 +286,38 @@ static uint32_t retired_thread(struct etl_stream *st, const struct sample_key *k
 {
 	struct retired_thread *rt = find_retired(st, k->tid);
 
-	if (!rt) {
-		pc_grow(&st->retired, &st->retired_cap, st->nretired + 1, sizeof(*st->retired));
-		st->retired[st->nretired++] = (struct retired_thread){ .tid = k->tid, .pid = k->pid };
-		pc_index_add(&st->retired_index, pc_hash_u64(k->tid), (uint32_t)st->nretired);
-		return (uint32_t)(st->nretired - 1);
-	}
-	rt->mixed |= rt->pid != k->pid;
-	return (uint32_t)(rt - st->retired);
+	if (rt)
+		return (uint32_t)(rt - st->retired);
+	pc_grow(&st->retired, &st->retired_cap, st->nretired + 1, sizeof(*st->retired));
+	st->retired[st->nretired++] = (struct retired_thread){ .tid = k->tid };
+	pc_index_add(&st->retired_index, pc_hash_u64(k->tid), (uint32_t)st->nretired);
+	return (uint32_t)(st->nretired - 1);
+}
+
+/* Notes the process pid (none: !has) of a sample of one of the kinds *have, *at, *mixed. */
+static void note_process(bool *have, uint32_t *at, bool *mixed, bool has, uint32_t pid)
+{
+	*mixed |= !has || (*have && *at != pid);
+	*at = pid;
+	*have = true;
 }
 
 /*
  * Whether a Thread event may give samples already retired another process
- * than they were given: any event of a thread retired unnamed (its first
- * names them all), one dated before the watermark (a rundown) of another
- * process. Later events change no retired sample's "last event at or
- * before it".
+ * than they were given: a rundown (dated 0, before the watermark) that
+ * would come before their open samples' events (or take their place),
+ * of another process; any event of another process than their unnamed
+ * samples' (the first to come names them all). Other events come after
+ * every retired sample and its event.
  */
 static bool changes_retired(const struct etl_stream *st, const struct thread_event *ev)
 {
 	const struct retired_thread *rt = find_retired(st, ev->t.tid);
 
-	return rt && (rt->unnamed ||
-		      (ev->before_watermark && (rt->mixed || rt->pid != ev->t.pid)));
+	if (!rt)
+		return false;
+	return (rt->unnamed && (rt->unnamed_mixed || rt->unnamed_pid != ev->t.pid)) ||
+	       (ev->before_watermark && rt->open && (rt->open_mixed || rt->open_pid != ev->t.pid));
 }
 
 static bool group_equal(const void *ctx, uint32_t id, const void *key)
@@ -310,10 +335,10 @@ static bool before_first(const struct sample *s, const struct stream_group *g)
 
 /*
  * Counts sample s, of key k (of hash hash), retired: in its group and in
- * its thread (unnamed: no Thread event names it yet).
+ * its thread, with where its process came from.
  */
 static void count_retired(struct etl_stream *st, const struct sample *s, const struct sample_key *k,
-			  uint64_t hash, bool unnamed)
+			  uint64_t hash, enum thread_source source)
 {
 	uint32_t at = pc_index_find(&st->group_index, hash, group_equal, st, k);
 	struct retired_thread *rt;
@@ -330,7 +355,10 @@ static void count_retired(struct etl_stream *st, const struct sample *s, const s
 	}
 	g = &st->groups[at - 1];
 	rt = &st->retired[g->thread];
-	rt->unnamed |= unnamed;
+	if (source == SOURCE_OPEN)
+		note_process(&rt->open, &rt->open_pid, &rt->open_mixed, true, k->pid);
+	else if (source == SOURCE_UNNAMED)
+		note_process(&rt->unnamed, &rt->unnamed_pid, &rt->unnamed_mixed, k->has_pid, k->pid);
 	if (s->time > rt->last)
 		rt->last = s->time;
 	if (before_first(s, g)) { /* a sample held back, retired late */
@@ -356,25 +384,26 @@ static bool same_moment(const struct sample *a, const struct sample *b)
 
 /*
  * Whether sample s (before the watermark w), of key k, may be retired now;
- * *unnamed when no Thread event names its thread yet.
+ * in *source, where its process came from.
  */
 static bool may_retire(const struct etl_reader *view, const struct sample *s,
-		       const struct sample_key *k, uint64_t w, bool *unnamed)
+		       const struct sample_key *k, uint64_t w, enum thread_source *source)
 {
 	bool waits_for_user = is_kernel_address(view, s->ip) && k->kernel && !k->user &&
 			      !s->in_dpc_or_isr && k->pid != IDLE_PID && k->pid != SYSTEM_PID;
-	uint64_t first;
+	uint64_t when = 1;
 
-	*unnamed = false;
-	switch (s->tid ? etl_thread_at(view, s->tid, s->time, &first) : 1) {
-	case 0: /* its process is its thread's first event's, which an earlier one may change */
-		if (first >= w)
-			return false;
+	switch (s->tid ? etl_thread_at(view, s->tid, s->time, &when) : 1) {
+	case 1: /* the last event at or before it */
+		*source = when ? SOURCE_SETTLED : SOURCE_OPEN;
 		break;
-	case -1:
-		*unnamed = true;
+	case 0: /* the first after it: one read later, but before w, would come first */
+		if (when >= w)
+			return false;
+		*source = SOURCE_OPEN;
 		break;
 	default:
+		*source = SOURCE_UNNAMED;
 		break;
 	}
 	return !waits_for_user;
@@ -389,14 +418,15 @@ static void retire_moment(struct etl_stream *st, struct step *job, size_t first,
 {
 	struct sample *s = &job->samples[first];
 	const struct sample_key *keys = &job->keys[first];
-	bool retire = true, unnamed = false; /* the thread of all n */
+	enum thread_source source = SOURCE_SETTLED; /* of their thread's process, at the end too */
+	bool retire = true;
 
 	for (size_t i = 0; i < n && !job->last && retire; i++)
-		retire = may_retire(&job->view, &s[i], &keys[i], job->w, &unnamed);
+		retire = may_retire(&job->view, &s[i], &keys[i], job->w, &source);
 	for (size_t i = 0; i < n; i++) {
 		s[i].retired = retire;
 		if (retire)
-			count_retired(st, &s[i], &keys[i], job->hashes[first + i], unnamed);
+			count_retired(st, &s[i], &keys[i], job->hashes[first + i], source);
 	}
 }
 

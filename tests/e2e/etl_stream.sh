@@ -6,9 +6,10 @@
 #
 # Traces: ../shared/corpus/etl/net.4.5.2.x64.etl (5 MB, PerfView's test
 # input, Xpress-compressed) and tests/fuzz/seeds/etl_seeds.py's scenario
-# paths (1.5 MB, 12,000 samples over a few call paths a thread), which the
-# stream reads; and five where it must give way (the last four made from
-# paths):
+# paths (1.5 MB, 12,000 samples over a few call paths a thread) and reuse
+# (made by hand: 12,000 samples of one thread id in two processes, then
+# its rundown, dated 0, at the end), which the stream reads; and five where
+# it must give way (the last four made from paths):
 #   large     the scenario's random stacks (5.5 MB, 40,000 samples):
 #             at the 32,768th sample about as many groups as samples counted:
 #             the stream would save nothing
@@ -151,6 +152,29 @@ tr.add(0, t + 2000, E.perfinfo_event(E.H_STACK, MAX, E.stack_payload(8, MAX, 100
 filler(tr, 1, t + 3000, 1200000)
 open(out + "/maxtime.etl", "wb").write(tr.build()[0])
 
+# reuse: thread 1000 started in process 100, 6,000 samples, started again
+# in process 200, 6,000 more, and its rundown (dated 0) at the end: the
+# rundown changes none of them, the stream must not give way
+tr = made()
+tr.add(0, T0, E.system_event(E.H_PROCESS_DCSTART, 0, 200, T0, E.process_payload(8, 200, 4, "b.exe")))
+tr.add(0, T0, E.system_event(E.H_IMAGE_DCSTART, 0, 200, T0,
+                             E.image_payload(8, EXE, 0x100000, 200, "\\b.exe")))
+at = T0 + 50
+tr.add(0, at, E.system_event(E.H_THREAD_START, 1000, 100, at, E.thread_payload(8, 100, 1000)))
+for i in range(12000):
+    at += 10
+    pid = 100 if i < 6000 else 200
+    if i == 6000:
+        tr.add(i % 2, at, E.system_event(E.H_THREAD_START, 1000, 200, at,
+                                         E.thread_payload(8, 200, 1000)))
+    sample(tr, i % 2, at, at, 1000, EXE + 0x10 * (i % 7))
+    tr.add(i % 2, at, E.perfinfo_event(E.H_STACK, at, E.stack_payload(8, at, pid, 1000,
+                                                                     [EXE + 0x10 * (i % 7), EXE + 0x500])))
+tr.add(0, at + 10, E.system_event(0x0504, 1000, 200, at + 10, E.thread_payload(8, 200, 1000)))
+filler(tr, 0, at + 11, 1100000)
+filler(tr, 1, at + 11, 10000)
+open(out + "/reuse.etl", "wb").write(tr.build()[0])
+
 # order: a thread named after its sample, whose user stack comes twice: on
 # processor 1 early in the file, on processor 0 at its end, past the middle
 # of a 5 MB file (read whole in two ranges on two threads): the processors
@@ -184,7 +208,7 @@ samples() {
 }
 
 for threads in 1 2; do
-	for trace in x64 paths; do
+	for trace in x64 paths reuse; do
 		converts "$trace" "$threads"
 		n=$(samples "$tmp/$trace.etl")
 		grep -q "^profconv: etl: read as a stream: $n samples counted in [0-9]* groups, at most [0-9]* held at once$" \
@@ -248,4 +272,4 @@ cmp -s "$tmp/paths.whole.folded" "$tmp/times.folded" || fail "paths with --times
 grep -q "as a stream" "$tmp/times.err" && fail "a model keeping times was streamed"
 
 [ "$failures" -eq 0 ] || exit 1
-echo "etl_stream: 2 traces streamed as read whole, 5 read again whole saying why, on 1 and 2 threads"
+echo "etl_stream: 3 traces streamed as read whole, 5 read again whole saying why, on 1 and 2 threads"
