@@ -34,7 +34,7 @@ static const char *const filter_names[NFILTERS] = {
 
 /* A time range, from lo to hi inclusive: seconds from the first sample, or fractions of the span. */
 struct time_range {
-	double lo, hi;
+	double lo, hi;   /* seconds from the first sample, or fractions of the span (percent) */
 };
 
 struct time_ranges {
@@ -158,7 +158,7 @@ static bool parse_percent_range(const char *s, const char *end, struct time_rang
 		if (!parse_number(pct + 2, end, &b) || b < 1 || b != floor(b) || a <= 0 ||
 		    a * b > 100)
 			return false;
-		*r = (struct time_range){ a * (b - 1) / 100, a * b / 100 };
+		*r = (struct time_range){ a / 100 * (b - 1), a / 100 * b }; /* as perf reckons */
 		return true;
 	}
 	if (pct[1] != '-' || end - pct < 3 || end[-1] != '%' || !parse_number(pct + 2, end - 1, &b))
@@ -471,13 +471,43 @@ static void filter_samples(struct run *r, enum filter f, const char *value)
 	note_kept(r, filter_names[f], value, after, before);
 }
 
+/*
+ * A percent range in nanoseconds over the samples' span [first, last], as
+ * perf script takes it (its time-utils.c, set_percent_time): each end
+ * rounded to a nanosecond, the end a nanosecond short unless it is the last
+ * sample's time; both ends kept.
+ */
+static void percent_bounds(const struct time_range *range, int64_t first, int64_t last,
+			   int64_t *lo, int64_t *hi)
+{
+	double total = (double)(uint64_t)(last - first);
+
+	*lo = first + (int64_t)round(range->lo * total);
+	*hi = first + (int64_t)round(range->hi * total);
+	if (*hi > *lo && *hi != last)
+		(*hi)--;
+}
+
+/* Whether time (nanoseconds) is in range k of t over the samples' span [first, last]. */
+static bool in_time_range(const struct time_ranges *t, size_t k, int64_t time, int64_t first,
+			  int64_t last)
+{
+	int64_t lo, hi;
+
+	if (!t->percent)
+		return (double)(time - first) / NS_PER_SECOND >= t->range[k].lo &&
+		       (double)(time - first) / NS_PER_SECOND <= t->range[k].hi;
+	percent_bounds(&t->range[k], first, last, &lo, &hi);
+	return time >= lo && time <= hi;
+}
+
 /* Marks the timed samples in the ranges of --time and notes what it kept. */
 static int filter_times(struct run *r, const char *value)
 {
 	const struct pc_model *m = r->m;
 	size_t n = pc_model_ntimed(m);
 	struct time_ranges t;
-	double first, span;
+	int64_t first, last;
 	uint64_t before = 0, after = 0;
 
 	if (!n)
@@ -485,16 +515,14 @@ static int filter_times(struct run *r, const char *value)
 			       "--time needs the time of each sample, which this profile does not "
 			       "hold (its input gives none, or it was read without --time)");
 	parse_time(value, &t); /* checked when it was given */
-	first = (double)pc_model_timed(m, 0)->time;
-	span = (double)pc_model_timed(m, n - 1)->time - first;
+	first = pc_model_timed(m, 0)->time;
+	last = pc_model_timed(m, n - 1)->time;
 	r->timed = pc_xcalloc(n, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_timed_sample *s = pc_model_timed(m, i);
-		double at = ((double)s->time - first) / (t.percent ? (span > 0 ? span : 1)
-								   : NS_PER_SECOND);
 
 		for (size_t k = 0; k < t.n && !r->timed[i]; k++)
-			r->timed[i] = at >= t.range[k].lo && at <= t.range[k].hi;
+			r->timed[i] = in_time_range(&t, k, s->time, first, last);
 		if (s->column != r->column || !r->kept[s->sample])
 			continue;
 		before += s->count;

@@ -12,7 +12,10 @@
 #   - every filter's `-v` note ("--comms worker one: kept N of T samples")
 #     gives the sample count that perf script prints with the same filter:
 #     --pid, --tid, --comms, --dsos (ours: --modules, by path and by file
-#     name), --time in perf's percent forms (10%/2, 0%-25%, 10%/1,10%/3)
+#     name), --time in perf's percent forms (10%/2, 0%-25%, 10%/1,10%/3;
+#     and, on 11 samples a second apart, the bounds to the nanosecond as
+#     perf's time-utils.c makes them: a slice's end one short unless it is
+#     the last sample's)
 #     and in seconds from the first sample (perf's absolute form shifted
 #     by the first sample's time); --kernel-only equals --dsos
 #     [kernel.kallsyms] and --user-only the rest; the folded output's
@@ -183,6 +186,20 @@ usage 2 "list of numbers" --tids 'x'
 "$profconv" convert --time 0,1 -t folded -o "$TMPDIR/spt.folded" "$samples/demo.spt" 2>"$TMPDIR/spt.err"
 [ $? = 1 ] || fail "--time on an SPT (no sample times) does not exit 1"
 grep -q "needs the time of each sample" "$TMPDIR/spt.err" || fail "--time on an SPT: $(head -1 "$TMPDIR/spt.err")"
+
+# perf's percent bounds to the nanosecond (its time-utils.c, set_percent_time):
+# 11 samples at 0, 1, ..., 10 s from the first; a slice's ends round to a
+# nanosecond, its end one short unless it is the last sample's, both kept
+i=0
+while [ $i -le 10 ]; do
+	printf 'prog   100 [000] %d.000000000:     250000 cpu-clock: \n' $((1000 + i))
+	printf '\t            401000 main+0x0 (/usr/bin/prog)\n\n'
+	i=$((i + 1))
+done >"$TMPDIR/bounds.txt"
+for want in '10%/1 1' '10%/10 2' '10%/1,10%/10 3' '0%-10%,90%-100% 3' '50%/2 6'; do
+	got=$(kept "$TMPDIR/bounds.txt" --time "${want% *}")
+	[ "$got" = "${want#* }" ] || fail "--time ${want% *} on 11 samples a second apart: kept '$got', not ${want#* }"
+done
 
 [ "$failures" = 0 ] || { echo "filters: $failures failures"; exit 1; }
 echo "filters: perf's --pid/--tid/--comms/--dsos/--time and pprof's -focus/-ignore/-hide agree ($total samples)"
