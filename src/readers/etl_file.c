@@ -91,7 +91,7 @@ static bool skip_extended(const uint8_t *p, size_t size, size_t *at)
 	for (;;) {
 		uint16_t item, linkage;
 
-		if (size - *at < 8)
+		if (*at > size || size - *at < 8)
 			return false;
 		item = le16(p + *at);
 		linkage = le16(p + *at + 4);
@@ -125,6 +125,8 @@ static bool decode_event(const struct header_form *form, const uint8_t *p, size_
 {
 	size_t payload_at = form->fixed;
 
+	if (size < form->fixed) /* (the first buffer's look at its first event holds less) */
+		return false;
 	ev->kind = form->kind;
 	ev->pointer_size = form->pointer_size;
 	switch (form->kind) {
