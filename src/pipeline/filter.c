@@ -488,17 +488,17 @@ static void percent_bounds(const struct time_range *range, int64_t first, int64_
 		(*hi)--;
 }
 
-/* Whether time (nanoseconds) is in range k of t over the samples' span [first, last]. */
+/*
+ * Whether time (nanoseconds) is in range k of t: seconds from first, or
+ * (percent) bounds[k], in nanoseconds (percent_bounds).
+ */
 static bool in_time_range(const struct time_ranges *t, size_t k, int64_t time, int64_t first,
-			  int64_t last)
+			  int64_t (*bounds)[2])
 {
-	int64_t lo, hi;
-
 	if (!t->percent)
 		return (double)(time - first) / NS_PER_SECOND >= t->range[k].lo &&
 		       (double)(time - first) / NS_PER_SECOND <= t->range[k].hi;
-	percent_bounds(&t->range[k], first, last, &lo, &hi);
-	return time >= lo && time <= hi;
+	return time >= bounds[k][0] && time <= bounds[k][1];
 }
 
 /* Marks the timed samples in the ranges of --time and notes what it kept. */
@@ -507,7 +507,7 @@ static int filter_times(struct run *r, const char *value)
 	const struct pc_model *m = r->m;
 	size_t n = pc_model_ntimed(m);
 	struct time_ranges t;
-	int64_t first, last;
+	int64_t first, last, bounds[MAX_TIME_RANGES][2];
 	uint64_t before = 0, after = 0;
 
 	if (!n)
@@ -517,12 +517,14 @@ static int filter_times(struct run *r, const char *value)
 	parse_time(value, &t); /* checked when it was given */
 	first = pc_model_timed(m, 0)->time;
 	last = pc_model_timed(m, n - 1)->time;
+	for (size_t k = 0; k < t.n && t.percent; k++) /* once, not a sample */
+		percent_bounds(&t.range[k], first, last, &bounds[k][0], &bounds[k][1]);
 	r->timed = pc_xcalloc(n, 1);
 	for (size_t i = 0; i < n; i++) {
 		const struct pc_timed_sample *s = pc_model_timed(m, i);
 
 		for (size_t k = 0; k < t.n && !r->timed[i]; k++)
-			r->timed[i] = in_time_range(&t, k, s->time, first, last);
+			r->timed[i] = in_time_range(&t, k, s->time, first, bounds);
 		if (s->column != r->column || !r->kept[s->sample])
 			continue;
 		before += s->count;
